@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class RoadsConfig(AppConfig):
+    name = "roads"
+    verbose_name = "Roads"

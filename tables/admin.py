@@ -1,0 +1,118 @@
+"""Admin review of tables, shoes and rounds (staff only)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.html import format_html, format_html_join
+
+from . import services
+from .models import Round, Shoe, Table
+
+
+@admin.register(Table)
+class TableAdmin(admin.ModelAdmin):
+    list_display = ["name", "slug", "variant", "decks", "cut_card_rule", "dealer_name", "simulated"]
+    list_filter = ["variant", "simulated"]
+    search_fields = ["name", "slug"]
+    prepopulated_fields = {"slug": ["name"]}
+    actions = ["rotate_token"]
+
+    @admin.action(description="Rotate the ingest token (shows the new token once)")
+    def rotate_token(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
+        for table in queryset:
+            token = services.table_token_rotate(table=table)
+            self.message_user(request, f"New ingest token for {table.slug}: {token}", messages.WARNING)
+
+
+@admin.register(Shoe)
+class ShoeAdmin(admin.ModelAdmin):
+    list_display = ["table", "number", "state", "decks", "started_at", "ended_at"]
+    list_filter = ["table", "state"]
+    readonly_fields = ["table", "number", "decks", "state", "started_at", "ended_at"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # shoes start through the API or the simulator
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}), help_text="Why these rounds are void, e.g. a card misread."
+    )
+
+
+def _cards(cards: tuple) -> str:
+    return format_html_join(" ", "<span style='color:{}'>{}</span>", ((("#c00" if c.suit.is_red else "#000"), c.label) for c in cards))
+
+
+@admin.register(Round)
+class RoundAdmin(admin.ModelAdmin):
+    list_display = ["round_id", "table", "shoe_number", "number", "player", "banker", "winner", "player_pair", "banker_pair", "natural", "voided"]
+    list_filter = [
+        ("shoe__table", admin.RelatedOnlyFieldListFilter),
+        ("shoe", admin.RelatedOnlyFieldListFilter),
+        "winner",
+        "player_pair",
+        "banker_pair",
+        "player_natural",
+        "banker_natural",
+        "voided",
+    ]
+    search_fields = ["round_id"]
+    list_select_related = ["shoe__table"]
+    actions = ["void_rounds"]
+    readonly_fields = [f.name for f in Round._meta.fields] + ["player", "banker"]
+
+    @admin.display(ordering="shoe__table")
+    def table(self, obj: Round) -> str:
+        return str(obj.shoe.table)
+
+    @admin.display(ordering="shoe__number", description="shoe")
+    def shoe_number(self, obj: Round) -> int:
+        return obj.shoe.number
+
+    @admin.display(description="player")
+    def player(self, obj: Round) -> str:
+        return format_html("{} <b>{}</b>", _cards(obj.player_hand), obj.player_score)
+
+    @admin.display(description="banker")
+    def banker(self, obj: Round) -> str:
+        return format_html("{} <b>{}</b>", _cards(obj.banker_hand), obj.banker_score)
+
+    @admin.display(boolean=True)
+    def natural(self, obj: Round) -> bool:
+        return obj.player_natural or obj.banker_natural
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # rounds are recorded only through the service
+
+    def has_delete_permission(self, request: HttpRequest, obj: Round | None = None) -> bool:
+        return False  # kept for audit; void instead
+
+    @admin.action(description="Void the selected rounds…", permissions=["change"])
+    def void_rounds(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
+        form = VoidForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            voided = 0
+            for round_ in queryset:
+                try:
+                    services.round_void(round_=round_, reason=form.cleaned_data["reason"], user=request.user)
+                except services.RoundAlreadyVoidedError as error:
+                    self.message_user(request, str(error), messages.WARNING)
+                    continue
+                self.log_change(request, round_, f"Voided: {form.cleaned_data['reason']}")
+                voided += 1
+            self.message_user(request, f"Voided {voided} round(s).", messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Void rounds",
+            "rounds": queryset,
+            "form": form,
+            "opts": self.model._meta,
+            "action_checkbox_name": admin.helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/tables/round/void.html", context)

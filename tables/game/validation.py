@@ -1,0 +1,119 @@
+"""Validation of a reported round against the rules and the shoe.
+
+Every error names the field (``player``, ``banker[2]``) and the rule it breaks, so a
+dealer system can show the dealer exactly which card is wrong.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from .cards import Card, InvalidCardError, hand_score
+from .outcome import RoundOutcome
+from .rules import banker_draws, is_natural, player_draws
+
+
+@dataclass(frozen=True, slots=True)
+class FieldError:
+    field: str
+    message: str
+
+
+class IllegalRoundError(ValueError):
+    """A reported round that breaks the rules; ``errors`` says where and why."""
+
+    def __init__(self, errors: Sequence[FieldError]) -> None:
+        super().__init__("; ".join(f"{e.field}: {e.message}" for e in errors))
+        self.errors = tuple(errors)
+
+
+def validate_round(player: object, banker: object) -> RoundOutcome:
+    """Check a reported round against the drawing rules and return its outcome.
+
+    ``player`` and ``banker`` are lists of card codes in dealing order. Raises
+    :class:`IllegalRoundError`.
+    """
+    player_cards, player_errors = _parse_hand("player", player)
+    banker_cards, banker_errors = _parse_hand("banker", banker)
+    errors = player_errors + banker_errors or _drawing_errors(player_cards, banker_cards)
+    if errors:
+        raise IllegalRoundError(errors)
+    return RoundOutcome.of(player_cards, banker_cards)
+
+
+def check_shoe_counts(
+    player: Sequence[Card], banker: Sequence[Card], *, dealt: Mapping[Card, int], decks: int
+) -> RoundOutcome:
+    """Check that the shoe still holds these cards and return the round's outcome.
+
+    ``dealt`` counts the cards already dealt from the shoe; a shoe of ``decks`` decks
+    holds ``decks`` copies of each card. Raises :class:`IllegalRoundError`.
+    """
+    errors = _shoe_errors(tuple(player), tuple(banker), dealt, decks)
+    if errors:
+        raise IllegalRoundError(errors)
+    return RoundOutcome.of(tuple(player), tuple(banker))
+
+
+def _parse_hand(side: str, codes: object) -> tuple[tuple[Card, ...], list[FieldError]]:
+    if not isinstance(codes, list | tuple):
+        return (), [FieldError(side, "must be a list of card codes")]
+    cards: list[Card] = []
+    errors: list[FieldError] = []
+    for index, code in enumerate(codes):
+        try:
+            cards.append(Card.parse(code))
+        except InvalidCardError as error:
+            errors.append(FieldError(f"{side}[{index}]", str(error)))
+    if not 2 <= len(codes) <= 3:
+        errors.append(FieldError(side, f"a hand has 2 or 3 cards, got {len(codes)}"))
+    return tuple(cards), errors
+
+
+def _natural_note(player_score: int, banker_score: int) -> str:
+    side, score = ("player", player_score) if is_natural(player_score) else ("banker", banker_score)
+    return f"{side} has a natural {score}"
+
+
+def _drawing_errors(player: tuple[Card, ...], banker: tuple[Card, ...]) -> list[FieldError]:
+    """The first drawing rule the hands break (later rules depend on earlier ones)."""
+    p2, b2 = hand_score(player[:2]), hand_score(banker[:2])
+    natural = is_natural(p2) or is_natural(b2)
+    player_drew = len(player) == 3
+    if player_drew != player_draws(p2, b2):
+        if player_drew and natural:
+            return [FieldError("player[2]", f"player must stand: {_natural_note(p2, b2)}")]
+        if player_drew:
+            return [FieldError("player[2]", f"player must stand on {p2}")]
+        return [FieldError("player", f"player must draw on {p2}")]
+
+    player_third = player[2].value if player_drew else None
+    banker_drew = len(banker) == 3
+    if banker_drew == banker_draws(p2, b2, player_third):
+        return []
+    if banker_drew and natural:
+        return [FieldError("banker[2]", f"banker must stand: {_natural_note(p2, b2)}")]
+    if player_third is None:
+        when = " when the player stands"
+    elif 3 <= b2 <= 6:
+        when = f" when the player's third card is {player_third}"
+    else:
+        when = ""
+    if banker_drew:
+        return [FieldError("banker[2]", f"banker must stand on {b2}{when}")]
+    return [FieldError("banker", f"banker must draw on {b2}{when}")]
+
+
+def _shoe_errors(
+    player: tuple[Card, ...], banker: tuple[Card, ...], dealt: Mapping[Card, int], decks: int
+) -> list[FieldError]:
+    counts = Counter(dealt)
+    errors = []
+    positions = [("player", i, c) for i, c in enumerate(player)] + [("banker", i, c) for i, c in enumerate(banker)]
+    for side, index, card in positions:
+        if counts[card] >= decks:
+            errors.append(FieldError(f"{side}[{index}]", f"{card.code} already dealt {decks} time{'s' if decks != 1 else ''} in this shoe"))
+        counts[card] += 1
+    return errors

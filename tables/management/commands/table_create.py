@@ -1,0 +1,34 @@
+from django.core.exceptions import ValidationError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
+
+from tables import services
+from tables.models import CutCardRule, Variant
+
+
+class Command(BaseCommand):
+    help = "Create a table and print its ingest token (shown once; only its hash is kept)."
+
+    def add_arguments(self, parser: CommandParser) -> None:
+        parser.add_argument("--slug", required=True)
+        parser.add_argument("--name", required=True)
+        parser.add_argument("--variant", choices=Variant.values, default=Variant.STANDARD)
+        parser.add_argument("--decks", type=int, default=8)
+        parser.add_argument("--cut-card-rule", choices=CutCardRule.values, default=CutCardRule.PLAY_ONE_MORE)
+        parser.add_argument("--dealer", default="")
+        parser.add_argument("--simulated", action="store_true", help="Deal this table with the built-in simulator.")
+
+    def handle(self, *args: object, **options: object) -> None:
+        try:
+            table, token = services.table_create(
+                slug=str(options["slug"]),
+                name=str(options["name"]),
+                variant=str(options["variant"]),
+                decks=int(options["decks"]),  # type: ignore[call-overload]
+                cut_card_rule=str(options["cut_card_rule"]),
+                dealer_name=str(options["dealer"]),
+                simulated=bool(options["simulated"]),
+            )
+        except ValidationError as error:
+            raise CommandError("; ".join(f"{k}: {' '.join(v)}" for k, v in error.message_dict.items())) from error
+        self.stderr.write(f"Created table {table.slug}. Its ingest token (shown once):")
+        self.stdout.write(token)

@@ -1,0 +1,148 @@
+"""Tables, shoes and rounds: the database is the truth."""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+
+from .game.bets import Paytable
+from .game.cards import Card, unpack_cards
+from .game.outcome import RoundOutcome
+from .game.shoe import CutCardRule as GameCutCardRule
+
+
+class Variant(models.TextChoices):
+    STANDARD = "standard", "Standard (banker pays 0.95:1)"
+    NO_COMMISSION = "no_commission", "No Commission (banker win with 6 pays 0.5:1)"
+
+
+class CutCardRule(models.TextChoices):
+    PLAY_ONE_MORE = GameCutCardRule.PLAY_ONE_MORE.value, "Finish the hand, play one more"
+    LAST_ROUND = GameCutCardRule.LAST_ROUND.value, "The current round is the last"
+
+
+def token_digest(token: str) -> str:
+    """Ingest tokens are random 256-bit strings, so a plain SHA-256 is enough."""
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+class Table(models.Model):
+    slug = models.SlugField(max_length=40, unique=True)
+    name = models.CharField(max_length=80)
+    variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.STANDARD)
+    decks = models.PositiveSmallIntegerField(default=8, validators=[MinValueValidator(1), MaxValueValidator(16)])
+    paytable = models.JSONField(
+        default=dict, blank=True, help_text="Overrides of the variant's paytable, e.g. {\"perfect_pair_both\": 200}."
+    )
+    limits = models.JSONField(
+        default=dict, blank=True, help_text='Table limits per bet for display, e.g. {"player": [10, 5000]}.'
+    )
+    cut_card_rule = models.CharField(max_length=16, choices=CutCardRule.choices, default=CutCardRule.PLAY_ONE_MORE)
+    dealer_name = models.CharField(max_length=80, blank=True)
+    simulated = models.BooleanField(default=False, help_text="Dealt by the built-in simulator (demo tables).")
+    token_hash = models.CharField(max_length=64, blank=True, editable=False)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+    def clean(self) -> None:
+        try:
+            self.get_paytable()
+        except (TypeError, ValueError) as error:
+            raise ValidationError({"paytable": str(error)}) from error
+
+    def get_paytable(self) -> Paytable:
+        return Paytable.for_variant(self.variant).updated(self.paytable or {})
+
+    def check_token(self, token: str) -> bool:
+        return bool(self.token_hash) and hmac.compare_digest(self.token_hash, token_digest(token))
+
+
+class Shoe(models.Model):
+    class State(models.TextChoices):
+        OPEN = "open"
+        CLOSED = "closed"
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="shoes")
+    number = models.PositiveIntegerField()
+    decks = models.PositiveSmallIntegerField()
+    state = models.CharField(max_length=8, choices=State.choices, default=State.OPEN)
+    started_at = models.DateTimeField(default=timezone.now)
+    ended_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["table", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["table", "number"], name="shoe_number_unique_per_table"),
+            models.UniqueConstraint(fields=["table"], condition=Q(state="open"), name="one_open_shoe_per_table"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.table} · shoe {self.number}"
+
+
+class Winner(models.TextChoices):
+    BANKER = "B", "Banker"
+    PLAYER = "P", "Player"
+    TIE = "T", "Tie"
+
+
+class Round(models.Model):
+    round_id = models.CharField("round ID", max_length=20, unique=True, help_text="The Transaction ID shown to users.")
+    shoe = models.ForeignKey(Shoe, on_delete=models.CASCADE, related_name="rounds")
+    number = models.PositiveSmallIntegerField(help_text="Number of the round in its shoe.")
+    player_cards = models.CharField(max_length=6, help_text="Packed codes in dealing order, e.g. AH5SKD.")
+    banker_cards = models.CharField(max_length=6)
+    winner = models.CharField(max_length=1, choices=Winner.choices)
+    player_score = models.PositiveSmallIntegerField()
+    banker_score = models.PositiveSmallIntegerField()
+    player_natural = models.BooleanField()
+    banker_natural = models.BooleanField()
+    player_pair = models.BooleanField()
+    banker_pair = models.BooleanField()
+    player_perfect_pair = models.BooleanField()
+    banker_perfect_pair = models.BooleanField()
+    banker_wins_with_six = models.BooleanField()
+    margin = models.PositiveSmallIntegerField()
+    bets = models.JSONField(help_text="Every bet's result under the paytable in force.")
+    dealer_name = models.CharField(max_length=80, blank=True)
+    created_at = models.DateTimeField(default=timezone.now, db_index=True)
+    voided = models.BooleanField(default=False)
+    void_reason = models.TextField(blank=True)
+    voided_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.PROTECT)
+    voided_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["shoe", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["shoe", "number"], name="round_number_unique_per_shoe"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.round_id} ({self.shoe} · round {self.number})"
+
+    @property
+    def player_hand(self) -> tuple[Card, ...]:
+        return unpack_cards(self.player_cards)
+
+    @property
+    def banker_hand(self) -> tuple[Card, ...]:
+        return unpack_cards(self.banker_cards)
+
+    def outcome(self) -> RoundOutcome:
+        return RoundOutcome.of(self.player_hand, self.banker_hand)
+
+    @property
+    def perfect_pair(self) -> bool:
+        return self.player_perfect_pair or self.banker_perfect_pair

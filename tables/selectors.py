@@ -1,0 +1,73 @@
+"""Reads: what pages and the API show, as plain data."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+
+from .models import Round, Shoe, Table
+
+
+def table_open_shoe(*, table: Table) -> Shoe | None:
+    return table.shoes.filter(state=Shoe.State.OPEN).first()
+
+
+def shoe_find(*, table: Table, which: str) -> Shoe | None:
+    """``which`` is ``"current"`` (the open shoe, else the latest) or a shoe number."""
+    if which == "current":
+        return table_open_shoe(table=table) or table.shoes.order_by("-number").first()
+    return table.shoes.filter(number=int(which)).first()
+
+
+def shoe_rounds(*, shoe: Shoe) -> QuerySet[Round]:
+    return shoe.rounds.select_related("voided_by").order_by("number")
+
+
+def round_to_data(round_: Round) -> dict[str, Any]:
+    """The API's round object."""
+    return {
+        "id": round_.round_id,
+        "shoe": round_.shoe.number,
+        "number": round_.number,
+        "winner": round_.winner,
+        "player_score": round_.player_score,
+        "banker_score": round_.banker_score,
+        "player_cards": [card.code for card in round_.player_hand],
+        "banker_cards": [card.code for card in round_.banker_hand],
+        "player_pair": round_.player_pair,
+        "banker_pair": round_.banker_pair,
+        "perfect_pair": round_.perfect_pair,
+        "natural": {
+            "player": round_.player_score if round_.player_natural else None,
+            "banker": round_.banker_score if round_.banker_natural else None,
+        },
+        "bets": round_.bets,
+        "dealer": round_.dealer_name,
+        "created_at": round_.created_at.isoformat(),
+        "voided": round_.voided,
+        "void_reason": round_.void_reason,
+    }
+
+
+def shoe_to_data(shoe: Shoe) -> dict[str, Any]:
+    return {
+        "number": shoe.number,
+        "state": shoe.state,
+        "decks": shoe.decks,
+        "started_at": shoe.started_at.isoformat(),
+        "ended_at": shoe.ended_at.isoformat() if shoe.ended_at else None,
+    }
+
+
+def lobby_tables(*, latest: int = 8) -> list[dict[str, Any]]:
+    """Every table with its open shoe and that shoe's latest rounds, newest first."""
+    open_shoes = Prefetch("shoes", queryset=Shoe.objects.filter(state=Shoe.State.OPEN), to_attr="open_shoes")
+    rows = []
+    for table in Table.objects.prefetch_related(open_shoes):
+        shoe = table.open_shoes[0] if table.open_shoes else None
+        rounds = list(shoe.rounds.order_by("-number")[:latest]) if shoe else []
+        for round_ in rounds:
+            round_.shoe = shoe  # spare a query per round
+        rows.append({"table": table, "shoe": shoe, "rounds": rounds})
+    return rows

@@ -1,0 +1,215 @@
+"""Writes. Every writer (ingest API, admin, simulator, commands) calls these."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import IntegrityError, transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from . import live
+from .game.bets import results_to_data, settle_bets
+from .game.cards import Card, pack_cards, unpack_cards
+from .game.validation import check_shoe_counts, validate_round
+from .models import Round, Shoe, Table, token_digest
+
+
+class NoOpenShoeError(Exception):
+    """The table has no open shoe to record a round into."""
+
+
+class RoundConflictError(Exception):
+    """The round number is not the next one, or it was recorded with other cards."""
+
+
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def _new_round_id() -> str:
+    """16 characters: 10 of milliseconds since the epoch (so IDs sort by time) and 6
+    random ones, in Crockford's base32 (no I, L, O, U to misread in a dispute)."""
+    value = (time.time_ns() // 1_000_000) << 30 | secrets.randbits(30)
+    chars = []
+    for _ in range(16):
+        value, digit = divmod(value, 32)
+        chars.append(_CROCKFORD[digit])
+    return "".join(reversed(chars))
+
+
+def table_create(
+    *,
+    slug: str,
+    name: str,
+    variant: str = "standard",
+    decks: int = 8,
+    cut_card_rule: str = "play_one_more",
+    dealer_name: str = "",
+    simulated: bool = False,
+) -> tuple[Table, str]:
+    """Create a table; returns it with its ingest token (shown once, stored hashed)."""
+    table = Table(
+        slug=slug,
+        name=name,
+        variant=variant,
+        decks=decks,
+        cut_card_rule=cut_card_rule,
+        dealer_name=dealer_name,
+        simulated=simulated,
+    )
+    table.full_clean()
+    token = secrets.token_urlsafe(32)
+    table.token_hash = token_digest(token)
+    table.save()
+    return table, token
+
+
+def table_token_rotate(*, table: Table) -> str:
+    """Give the table a new ingest token; the old one stops working at once."""
+    token = secrets.token_urlsafe(32)
+    Table.objects.filter(pk=table.pk).update(token_hash=token_digest(token))
+    table.token_hash = token_digest(token)
+    return token
+
+
+def shoe_start(*, table: Table) -> Shoe:
+    """End the table's open shoe, if any, and open the next one."""
+    with transaction.atomic():
+        Table.objects.select_for_update().filter(pk=table.pk).first()  # serialise shoe changes
+        now = timezone.now()
+        Shoe.objects.filter(table=table, state=Shoe.State.OPEN).update(state=Shoe.State.CLOSED, ended_at=now)
+        last = Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
+        shoe = Shoe.objects.create(table=table, number=last + 1, decks=table.decks, started_at=now)
+        transaction.on_commit(lambda: live.publish(table.slug, {"type": "shoe.started", "shoe": shoe.number}))
+    return shoe
+
+
+@dataclass(frozen=True)
+class RecordedRound:
+    round: Round
+    created: bool  # False when an identical retry matched an existing round
+
+
+def round_record(
+    *,
+    table: Table,
+    player: object,
+    banker: object,
+    number: int | None = None,
+    dealer: str | None = None,
+) -> RecordedRound:
+    """Validate a reported round and store it in the table's open shoe.
+
+    ``number`` is the round's number in the shoe; without it the next one is used.
+    Replaying an existing number with identical cards returns that round
+    (``created=False``), with other cards raises :class:`RoundConflictError`.
+    Raises :class:`~tables.game.validation.IllegalRoundError` for a round the rules
+    or the shoe forbid, and :class:`NoOpenShoeError`.
+    """
+    outcome = validate_round(player, banker)  # before any lock: bad input changes nothing
+    for attempt in range(2):
+        try:
+            return _round_insert(table=table, outcome_cards=(outcome.player_cards, outcome.banker_cards), number=number, dealer=dealer)
+        except IntegrityError:
+            # A concurrent writer stored this number first (or, once in an age, the
+            # same round ID): look again, now the other transaction has committed.
+            if attempt:
+                raise
+    raise AssertionError("unreachable")
+
+
+def _round_insert(
+    *,
+    table: Table,
+    outcome_cards: tuple[tuple[Card, ...], tuple[Card, ...]],
+    number: int | None,
+    dealer: str | None,
+) -> RecordedRound:
+    player, banker = outcome_cards
+    with transaction.atomic():
+        shoe = Shoe.objects.select_for_update().filter(table=table, state=Shoe.State.OPEN).first()
+        if shoe is None:
+            raise NoOpenShoeError(f"table {table.slug} has no open shoe: start one first")
+        rounds = shoe.rounds.all()
+        if number is not None:
+            existing = rounds.filter(number=number).first()
+            if existing is not None:
+                return RecordedRound(_replayed(existing, player, banker), created=False)
+        expected = (rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+        if number is not None and number != expected:
+            raise RoundConflictError(f"round {number} is not the next round of shoe {shoe.number}: expected {expected}")
+        outcome = check_shoe_counts(player, banker, dealt=_dealt_cards(shoe), decks=shoe.decks)
+        if dealer and dealer != table.dealer_name:
+            Table.objects.filter(pk=table.pk).update(dealer_name=dealer)
+            table.dealer_name = dealer
+        bets = settle_bets(outcome, table.get_paytable(), round_number=expected)
+        round_ = Round.objects.create(
+            round_id=_new_round_id(),
+            shoe=shoe,
+            number=expected,
+            player_cards=pack_cards(outcome.player_cards),
+            banker_cards=pack_cards(outcome.banker_cards),
+            winner=outcome.winner.value,
+            player_score=outcome.player_score,
+            banker_score=outcome.banker_score,
+            player_natural=outcome.player_natural,
+            banker_natural=outcome.banker_natural,
+            player_pair=outcome.player_pair,
+            banker_pair=outcome.banker_pair,
+            player_perfect_pair=outcome.player_perfect_pair,
+            banker_perfect_pair=outcome.banker_perfect_pair,
+            banker_wins_with_six=outcome.banker_wins_with_six,
+            margin=outcome.margin,
+            bets=results_to_data(bets),
+            dealer_name=dealer or table.dealer_name,
+        )
+        event = {"type": "round.recorded", "shoe": shoe.number, "round": round_.number, "round_id": round_.round_id}
+        transaction.on_commit(lambda: live.publish(table.slug, event))
+    return RecordedRound(round_, created=True)
+
+
+def _replayed(existing: Round, player: Sequence[Card], banker: Sequence[Card]) -> Round:
+    if (existing.player_cards, existing.banker_cards) != (pack_cards(player), pack_cards(banker)):
+        raise RoundConflictError(
+            f"round {existing.number} of shoe {existing.shoe.number} was already recorded with other cards "
+            f"(player {' '.join(c.code for c in existing.player_hand)}, "
+            f"banker {' '.join(c.code for c in existing.banker_hand)})"
+        )
+    return existing
+
+
+def _dealt_cards(shoe: Shoe) -> Counter[Card]:
+    """Cards already out of the shoe, voided rounds included: their cards were dealt."""
+    dealt: Counter[Card] = Counter()
+    for packed_player, packed_banker in shoe.rounds.values_list("player_cards", "banker_cards"):
+        dealt.update(unpack_cards(packed_player + packed_banker))
+    return dealt
+
+
+class RoundAlreadyVoidedError(Exception):
+    pass
+
+
+def round_void(*, round_: Round, reason: str, user: object) -> Round:
+    """Void a round ("Malfunction voids all pays and plays"): kept for audit, left out
+    of roads and statistics."""
+    reason = reason.strip()
+    if not reason:
+        raise ValueError("a reason is required to void a round")
+    with transaction.atomic():
+        locked = Round.objects.select_for_update().select_related("shoe__table").get(pk=round_.pk)
+        if locked.voided:
+            raise RoundAlreadyVoidedError(f"round {locked.round_id} is already voided")
+        locked.voided = True
+        locked.void_reason = reason
+        locked.voided_by = user  # type: ignore[assignment]
+        locked.voided_at = timezone.now()
+        locked.save(update_fields=["voided", "void_reason", "voided_by", "voided_at"])
+        slug = locked.shoe.table.slug
+        event = {"type": "round.voided", "shoe": locked.shoe.number, "round": locked.number, "round_id": locked.round_id}
+        transaction.on_commit(lambda: live.publish(slug, event))
+    return locked

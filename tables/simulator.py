@@ -1,0 +1,63 @@
+"""Simulated tables: real shoes dealt by the rules into tables through the services.
+
+The demo and the tests exercise the same path as a dealer system: every round goes
+through :func:`tables.services.round_record`.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from . import services
+from .game.shoe import CutCardRule, Shoe
+from .models import Round, Table
+
+DEALERS = ("Anna", "Bao", "Carmen", "Daniel", "Eun-ji", "Farah", "Giulia", "Hiro", "Ines", "Jun")
+ROUNDS_PER_DEALER = 30  # dealers rotate, as the seeds say they do
+
+
+@dataclass
+class TableDealer:
+    """Deals one table's rounds from a shoe it keeps in memory."""
+
+    table_id: int
+    rng: random.Random | None = None
+    shoe: Shoe | None = field(default=None, init=False)
+    rounds_dealt: int = field(default=0, init=False)
+
+    def step(self) -> Round:
+        """Deal and record the next round, starting a new shoe when one is due."""
+        table = Table.objects.get(pk=self.table_id)
+        if self.shoe is None or self.shoe.finished:
+            self.shoe = Shoe.shuffled(decks=table.decks, rule=CutCardRule(table.cut_card_rule), rng=self.rng)
+            services.shoe_start(table=table)
+        outcome = self.shoe.deal()
+        self.rounds_dealt += 1
+        dealer = DEALERS[(self.table_id + self.rounds_dealt // ROUNDS_PER_DEALER) % len(DEALERS)]
+        recorded = services.round_record(
+            table=table,
+            player=[c.code for c in outcome.player_cards],
+            banker=[c.code for c in outcome.banker_cards],
+            dealer=dealer,
+        )
+        return recorded.round
+
+
+@dataclass
+class Simulation:
+    """Round-robin over the simulated tables; each call to :meth:`step` deals one round."""
+
+    dealers: list[TableDealer]
+    next_index: int = 0
+
+    @classmethod
+    def for_tables(cls, tables: list[Table], rng: random.Random | None = None) -> Simulation:
+        return cls([TableDealer(table.pk, rng) for table in tables])
+
+    def step(self) -> Round | None:
+        if not self.dealers:
+            return None
+        dealer = self.dealers[self.next_index % len(self.dealers)]
+        self.next_index += 1
+        return dealer.step()

@@ -1,0 +1,20 @@
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+
+from . import selectors
+from .models import Table
+
+
+def lobby(request: HttpRequest) -> HttpResponse:
+    return render(request, "tables/lobby.html", {"rows": selectors.lobby_tables()})
+
+
+def table_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    table = get_object_or_404(Table, slug=slug)
+    shoe = selectors.shoe_find(table=table, which=request.GET.get("shoe", "current"))
+    rounds = list(selectors.shoe_rounds(shoe=shoe).reverse()) if shoe else []
+    shoes = list(table.shoes.order_by("-number").values_list("number", flat=True)[:50])
+    context = {"table": table, "shoe": shoe, "rounds": rounds, "last": rounds[0] if rounds else None, "shoes": shoes}
+    return render(request, "tables/table.html", context)

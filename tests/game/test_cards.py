@@ -1,0 +1,61 @@
+import pytest
+
+from tables.game.cards import ALL_CARDS, Card, InvalidCardError, Suit, hand_score, pack_cards, unpack_cards
+
+
+@pytest.mark.parametrize(
+    ("code", "canonical"),
+    [("AH", "AH"), ("TS", "TS"), ("10S", "TS"), ("10s", "TS"), ("kd", "KD"), ("9C", "9C"), (" qh ", "QH")],
+)
+def test_card_codes_accept_10_and_t_in_any_case_and_print_t(code: str, canonical: str) -> None:
+    assert Card.parse(code).code == canonical
+
+
+@pytest.mark.parametrize("code", ["", "A", "1H", "11S", "ZZ", "AX", "TT", "AHH", 5, None, ["AH"]])
+def test_unknown_card_codes_are_refused(code: object) -> None:
+    with pytest.raises(InvalidCardError, match="unknown card"):
+        Card.parse(code)
+
+
+def test_a_deck_has_52_cards_of_13_ranks_and_4_suits() -> None:
+    assert len(set(ALL_CARDS)) == 52
+    assert {c.suit for c in ALL_CARDS} == set(Suit)
+
+
+@pytest.mark.parametrize(
+    ("rank", "value"),
+    [("A", 1), ("2", 2), ("5", 5), ("9", 9), ("T", 0), ("J", 0), ("Q", 0), ("K", 0)],
+)
+def test_ace_is_one_pips_are_face_value_tens_and_pictures_are_zero(rank: str, value: int) -> None:
+    assert Card(rank, Suit.HEARTS).value == value
+
+
+def cards(*codes: str) -> tuple[Card, ...]:
+    return tuple(Card.parse(c) for c in codes)
+
+
+@pytest.mark.parametrize(
+    ("hand", "score"),
+    [
+        (("9S", "7H"), 6),  # seed 003: 9+7=16 counts 6
+        (("5S", "5H", "5D"), 5),  # 5+5+5=15 counts 5
+        (("TS", "9H"), 9),  # 10+9=19 is a natural 9
+        (("KS", "AH", "5D"), 6),  # King+Ace+5=16 counts 6
+        (("8C", "7D"), 5),  # seed 000: 8 and 7 total 15, score 5
+        (("8S", "8H"), 6),  # seed 004: 8+8=16 counts 6
+        (("JS", "7H"), 7),  # Jack+7=17 counts 7
+    ],
+)
+def test_the_score_is_the_right_digit_of_the_total(hand: tuple[str, ...], score: int) -> None:
+    assert hand_score(cards(*hand)) == score
+
+
+def test_packed_cards_round_trip() -> None:
+    hand = cards("AH", "10S", "kd")
+    assert pack_cards(hand) == "AHTSKD"
+    assert unpack_cards("AHTSKD") == hand
+
+
+def test_labels_show_ten_and_suit_symbols() -> None:
+    assert Card.parse("TS").label == "10♠"
+    assert Card.parse("QH").suit.is_red
