@@ -45,12 +45,26 @@ class VoidForm(forms.Form):
 
 
 def _cards(cards: tuple) -> str:
-    return format_html_join(" ", "<span style='color:{}'>{}</span>", ((("#c00" if c.suit.is_red else "#000"), c.label) for c in cards))
+    return format_html_join(
+        " ", "<span style='color:{}'>{}</span>", ((("#c00" if c.suit.is_red else "#000"), c.label) for c in cards)
+    )
 
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
-    list_display = ["round_id", "table", "shoe_number", "number", "player", "banker", "winner", "player_pair", "banker_pair", "natural", "voided"]
+    list_display = [
+        "round_id",
+        "table",
+        "shoe_number",
+        "number",
+        "player",
+        "banker",
+        "winner",
+        "player_pair",
+        "banker_pair",
+        "natural",
+        "voided",
+    ]
     list_filter = [
         ("shoe__table", admin.RelatedOnlyFieldListFilter),
         ("shoe", admin.RelatedOnlyFieldListFilter),

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse
-from ninja import Field, NinjaAPI, Schema
+from ninja import Field, NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 from pydantic import ConfigDict
@@ -182,9 +182,9 @@ class RoundsOut(Schema):
     response={201: ShoeEnvelope, 401: ErrorsOut, 404: ErrorsOut},
     summary="Start a new shoe (ends the open one)",
 )
-def shoe_create(request: HttpRequest, slug: str) -> tuple[int, dict[str, Any]]:
+def shoe_create(request: HttpRequest, slug: str) -> Status[dict[str, Any]]:
     shoe = services.shoe_start(table=request.auth)
-    return 201, {"shoe": selectors.shoe_to_data(shoe)}
+    return Status(201, {"shoe": selectors.shoe_to_data(shoe)})
 
 
 @api.post(
@@ -198,21 +198,24 @@ def shoe_create(request: HttpRequest, slug: str) -> tuple[int, dict[str, Any]]:
         "422 for any invalid input, naming the field."
     ),
 )
-def round_create(request: HttpRequest, slug: str, payload: RoundIn) -> tuple[int, dict[str, Any]]:
+def round_create(request: HttpRequest, slug: str, payload: RoundIn) -> Status[dict[str, Any]]:
     recorded = services.round_record(
         table=request.auth, player=payload.player, banker=payload.banker, number=payload.round, dealer=payload.dealer
     )
-    return (201 if recorded.created else 200), {"round": selectors.round_to_data(recorded.round)}
+    return Status(201 if recorded.created else 200, {"round": selectors.round_to_data(recorded.round)})
 
 
-@api.get("/tables/{slug}/rounds", response={200: RoundsOut, 404: ErrorsOut, 422: ErrorsOut}, summary="List a shoe's rounds")
-def round_list(request: HttpRequest, slug: str, shoe: str = "current") -> tuple[int, dict[str, Any]]:
+@api.get(
+    "/tables/{slug}/rounds", response={200: RoundsOut, 404: ErrorsOut, 422: ErrorsOut}, summary="List a shoe's rounds"
+)
+def round_list(request: HttpRequest, slug: str, shoe: str = "current") -> Status[dict[str, Any]]:
     if shoe != "current" and not shoe.isdigit():
-        return 422, {"errors": [{"field": "shoe", "message": "expected 'current' or a shoe number"}]}
+        return Status(422, {"errors": [{"field": "shoe", "message": "expected 'current' or a shoe number"}]})
     table = _table(slug)
     found = selectors.shoe_find(table=table, which=shoe)
     if found is None and shoe != "current":
         raise Http404(f"table {slug!r} has no shoe {shoe}")
     rounds = [selectors.round_to_data(r) for r in selectors.shoe_rounds(shoe=found)] if found else []
-    return 200, {"table": table.slug, "shoe": selectors.shoe_to_data(found) if found else None, "rounds": rounds}
-
+    return Status(
+        200, {"table": table.slug, "shoe": selectors.shoe_to_data(found) if found else None, "rounds": rounds}
+    )

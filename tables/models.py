@@ -19,8 +19,8 @@ from .game.shoe import CutCardRule as GameCutCardRule
 
 
 class Variant(models.TextChoices):
-    STANDARD = "standard", "Standard (banker pays 0.95:1)"
-    NO_COMMISSION = "no_commission", "No Commission (banker win with 6 pays 0.5:1)"
+    STANDARD = "standard", "Standard"
+    NO_COMMISSION = "no_commission", "No Commission"
 
 
 class CutCardRule(models.TextChoices):
@@ -39,7 +39,7 @@ class Table(models.Model):
     variant = models.CharField(max_length=16, choices=Variant.choices, default=Variant.STANDARD)
     decks = models.PositiveSmallIntegerField(default=8, validators=[MinValueValidator(1), MaxValueValidator(16)])
     paytable = models.JSONField(
-        default=dict, blank=True, help_text="Overrides of the variant's paytable, e.g. {\"perfect_pair_both\": 200}."
+        default=dict, blank=True, help_text='Overrides of the variant\'s paytable, e.g. {"perfect_pair_both": 200}.'
     )
     limits = models.JSONField(
         default=dict, blank=True, help_text='Table limits per bet for display, e.g. {"player": [10, 5000]}.'

@@ -61,12 +61,12 @@ def shoe_to_data(shoe: Shoe) -> dict[str, Any]:
 
 
 def lobby_tables(*, latest: int = 8) -> list[dict[str, Any]]:
-    """Every table with its open shoe and that shoe's latest rounds, newest first."""
+    """Every table with its open shoe and that shoe's latest rounds, oldest first."""
     open_shoes = Prefetch("shoes", queryset=Shoe.objects.filter(state=Shoe.State.OPEN), to_attr="open_shoes")
     rows = []
     for table in Table.objects.prefetch_related(open_shoes):
         shoe = table.open_shoes[0] if table.open_shoes else None
-        rounds = list(shoe.rounds.order_by("-number")[:latest]) if shoe else []
+        rounds = list(shoe.rounds.order_by("-number")[:latest])[::-1] if shoe else []
         for round_ in rounds:
             round_.shoe = shoe  # spare a query per round
         rows.append({"table": table, "shoe": shoe, "rounds": rounds})

@@ -113,7 +113,9 @@ def round_record(
     outcome = validate_round(player, banker)  # before any lock: bad input changes nothing
     for attempt in range(2):
         try:
-            return _round_insert(table=table, outcome_cards=(outcome.player_cards, outcome.banker_cards), number=number, dealer=dealer)
+            return _round_insert(
+                table=table, outcome_cards=(outcome.player_cards, outcome.banker_cards), number=number, dealer=dealer
+            )
         except IntegrityError:
             # A concurrent writer stored this number first (or, once in an age, the
             # same round ID): look again, now the other transaction has committed.
@@ -210,6 +212,11 @@ def round_void(*, round_: Round, reason: str, user: object) -> Round:
         locked.voided_at = timezone.now()
         locked.save(update_fields=["voided", "void_reason", "voided_by", "voided_at"])
         slug = locked.shoe.table.slug
-        event = {"type": "round.voided", "shoe": locked.shoe.number, "round": locked.number, "round_id": locked.round_id}
+        event = {
+            "type": "round.voided",
+            "shoe": locked.shoe.number,
+            "round": locked.number,
+            "round_id": locked.round_id,
+        }
         transaction.on_commit(lambda: live.publish(slug, event))
     return locked

@@ -8,7 +8,7 @@ are exact fractions, "to one": 19/20 for a commissioned banker win.
 from __future__ import annotations
 
 import enum
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field, fields, replace
 from fractions import Fraction
 from typing import Any
@@ -92,7 +92,14 @@ SEED_ROUND_LIMITS: Mapping[BetType, int] = {
     BetType.THREE_CARDS_LUCKY_SIX: 50,
 }
 
-SEED_BONUS_MARGINS: Mapping[int, Fraction] = {9: Fraction(30), 8: Fraction(10), 7: Fraction(6), 6: Fraction(4), 5: Fraction(2), 4: Fraction(1)}
+SEED_BONUS_MARGINS: Mapping[int, Fraction] = {
+    9: Fraction(30),
+    8: Fraction(10),
+    7: Fraction(6),
+    6: Fraction(4),
+    5: Fraction(2),
+    4: Fraction(1),
+}
 
 
 @dataclass(frozen=True)
@@ -169,7 +176,9 @@ class Paytable:
         return self.round_limits.get(bet)
 
 
-def settle_bets(outcome: RoundOutcome, paytable: Paytable, *, round_number: int | None = None) -> dict[BetType, BetResult]:
+def settle_bets(
+    outcome: RoundOutcome, paytable: Paytable, *, round_number: int | None = None
+) -> dict[BetType, BetResult]:
     """Every bet's result on this round; ``round_number`` applies the round limits."""
     results = {}
     for bet in BetType:
@@ -223,7 +232,7 @@ def _settle_lucky_six(o: RoundOutcome, t: Paytable) -> BetResult:
     return _win(t.lucky_six_two_cards if len(o.banker_cards) == 2 else t.lucky_six_three_cards)
 
 
-_SETTLE = {
+_SETTLE: dict[BetType, Callable[[RoundOutcome, Paytable], BetResult]] = {
     BetType.PLAYER: _settle_player,
     BetType.BANKER: _settle_banker,
     BetType.TIE: lambda o, t: _when(o.winner is Winner.TIE, t.tie),
@@ -236,8 +245,12 @@ _SETTLE = {
     BetType.PLAYER_BONUS: lambda o, t: _settle_bonus(o, t, Winner.PLAYER),
     BetType.BANKER_BONUS: lambda o, t: _settle_bonus(o, t, Winner.BANKER),
     BetType.LUCKY_SIX: _settle_lucky_six,
-    BetType.TWO_CARDS_LUCKY_SIX: lambda o, t: _when(o.banker_wins_with_six and len(o.banker_cards) == 2, t.two_cards_lucky_six),
-    BetType.THREE_CARDS_LUCKY_SIX: lambda o, t: _when(o.banker_wins_with_six and len(o.banker_cards) == 3, t.three_cards_lucky_six),
+    BetType.TWO_CARDS_LUCKY_SIX: lambda o, t: _when(
+        o.banker_wins_with_six and len(o.banker_cards) == 2, t.two_cards_lucky_six
+    ),
+    BetType.THREE_CARDS_LUCKY_SIX: lambda o, t: _when(
+        o.banker_wins_with_six and len(o.banker_cards) == 3, t.three_cards_lucky_six
+    ),
 }
 
 

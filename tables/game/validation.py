@@ -114,6 +114,11 @@ def _shoe_errors(
     positions = [("player", i, c) for i, c in enumerate(player)] + [("banker", i, c) for i, c in enumerate(banker)]
     for side, index, card in positions:
         if counts[card] >= decks:
-            errors.append(FieldError(f"{side}[{index}]", f"{card.code} already dealt {decks} time{'s' if decks != 1 else ''} in this shoe"))
+            errors.append(
+                FieldError(
+                    f"{side}[{index}]",
+                    f"{card.code} already dealt {decks} time{'s' if decks != 1 else ''} in this shoe",
+                )
+            )
         counts[card] += 1
     return errors

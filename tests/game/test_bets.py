@@ -15,7 +15,7 @@ def outcome(player: str, banker: str) -> RoundOutcome:
     return RoundOutcome.of(tuple(map(Card.parse, player.split())), tuple(map(Card.parse, banker.split())))
 
 
-def result(bet: BetType, player: str, banker: str, paytable: Paytable = STANDARD, round_number: int = 1):  # noqa: ANN201
+def result(bet: BetType, player: str, banker: str, paytable: Paytable = STANDARD, round_number: int = 1):
     return settle_bets(outcome(player, banker), paytable, round_number=round_number)[bet]
 
 
@@ -153,7 +153,9 @@ def test_a_bet_becomes_unavailable_after_its_max_round_limitation(bet: BetType, 
     assert (after.status, after.pays) == (BetStatus.UNAVAILABLE, None)
 
 
-@pytest.mark.parametrize("bet", [BetType.PLAYER, BetType.BANKER, BetType.TIE, BetType.PLAYER_BONUS, BetType.BANKER_BONUS])
+@pytest.mark.parametrize(
+    "bet", [BetType.PLAYER, BetType.BANKER, BetType.TIE, BetType.PLAYER_BONUS, BetType.BANKER_BONUS]
+)
 def test_main_bets_and_bonuses_have_no_round_limit(bet: BetType) -> None:
     assert result(bet, *PLAYER_WINS, round_number=500).status is not BetStatus.UNAVAILABLE
 

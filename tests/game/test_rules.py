@@ -75,7 +75,7 @@ def test_when_the_player_stands_the_banker_hits_on_5_or_less(banker_score: int, 
     assert banker_draws(6, banker_score, None) is hits
 
 
-def deal(*codes: str):  # noqa: ANN201
+def deal(*codes: str):
     return deal_from_sequence(Card.parse(c) for c in codes)
 
 

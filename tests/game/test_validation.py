@@ -65,7 +65,9 @@ def test_banker_follows_the_players_third_card() -> None:
 
 
 def test_banker_draws_on_5_or_less_when_the_player_stands() -> None:
-    assert errors_of(["AH", "6S"], ["5C", "QH"]) == [FieldError("banker", "banker must draw on 5 when the player stands")]
+    assert errors_of(["AH", "6S"], ["5C", "QH"]) == [
+        FieldError("banker", "banker must draw on 5 when the player stands")
+    ]
 
 
 def cards(*codes: str) -> tuple[Card, ...]:

@@ -26,7 +26,9 @@ class Command(BaseCommand):
                 round_ = simulation.step()
                 dealt += 1
                 if round_ is not None and options["verbosity"] >= 2:  # type: ignore[operator]
-                    self.stdout.write(f"{round_.shoe.table.slug} shoe {round_.shoe.number} round {round_.number}: {round_.winner}")
+                    self.stdout.write(
+                        f"{round_.shoe.table.slug} shoe {round_.shoe.number} round {round_.number}: {round_.winner}"
+                    )
                 if not limit or dealt < limit:
                     time.sleep(pause)
         except KeyboardInterrupt:

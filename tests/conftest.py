@@ -1,0 +1,65 @@
+"""Fixtures with meaning: "Baccarat 1" with a known token, and named users."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+import pytest
+from django.contrib.auth.models import User
+from django.test import Client
+
+from tables import services
+from tables.models import Table
+
+
+@dataclass
+class Dealer:
+    """A dealer system posting to one table's ingest API."""
+
+    client: Client
+    table: Table
+    token: str
+
+    def post(self, path: str, body: Any = None, *, token: str | None = None, raw: str | None = None) -> Any:
+        data = raw if raw is not None else ("" if body is None else json.dumps(body))
+        return self.client.post(
+            f"/api/tables/{self.table.slug}/{path}",
+            data=data,
+            content_type="application/json",
+            headers={"Authorization": f"Bearer {token or self.token}"},
+        )
+
+    def start_shoe(self) -> Any:
+        return self.post("shoes")
+
+    def round(self, player: list[str], banker: list[str], **extra: Any) -> Any:
+        return self.post("rounds", {"player": player, "banker": banker, **extra})
+
+
+@pytest.fixture
+def baccarat_1(db: None) -> tuple[Table, str]:
+    return services.table_create(slug="baccarat-1", name="Baccarat 1", dealer_name="Anna")
+
+
+@pytest.fixture
+def dealer(baccarat_1: tuple[Table, str], client: Client) -> Dealer:
+    table, token = baccarat_1
+    return Dealer(client, table, token)
+
+
+@pytest.fixture
+def open_dealer(dealer: Dealer) -> Dealer:
+    assert dealer.start_shoe().status_code == 201
+    return dealer
+
+
+@pytest.fixture
+def staff_reviewer(db: None) -> User:
+    return User.objects.create_user("reviewer", password="pw-reviewer-1", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def outsider(db: None) -> User:
+    return User.objects.create_user("outsider", password="pw-outsider-1")

@@ -1,0 +1,73 @@
+"""Admin review: staff only; void with a reason, kept for audit."""
+
+from __future__ import annotations
+
+from django.contrib.admin.models import LogEntry
+from django.test import Client
+
+from tables import services
+from tables.models import Round
+
+SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+
+
+def recorded_round(table) -> Round:
+    services.shoe_start(table=table)
+    return services.round_record(table=table, **SEED).round
+
+
+def test_the_round_list_filters_and_searches_by_round_id(client: Client, baccarat_1, staff_reviewer) -> None:
+    round_ = recorded_round(baccarat_1[0])
+    client.force_login(staff_reviewer)
+    page = client.get("/admin/tables/round/", {"q": round_.round_id})
+    assert page.status_code == 200
+    assert round_.round_id in page.content.decode()
+    filtered = client.get("/admin/tables/round/", {"winner__exact": "B"}).content.decode()
+    assert round_.round_id not in filtered
+
+
+def test_a_round_is_shown_read_only_with_its_cards(client: Client, baccarat_1, staff_reviewer) -> None:
+    round_ = recorded_round(baccarat_1[0])
+    client.force_login(staff_reviewer)
+    page = client.get(f"/admin/tables/round/{round_.pk}/change/").content.decode()
+    assert "A♥" in page and "5♦" in page
+    assert 'name="player_cards"' not in page  # no input: cards cannot be edited
+
+
+def test_void_action_asks_for_a_reason_then_records_who_and_why(client: Client, baccarat_1, staff_reviewer) -> None:
+    round_ = recorded_round(baccarat_1[0])
+    client.force_login(staff_reviewer)
+    form = client.post("/admin/tables/round/", {"action": "void_rounds", "_selected_action": [round_.pk]})
+    assert form.status_code == 200
+    assert "Malfunction voids all pays and plays" in form.content.decode()
+    round_.refresh_from_db()
+    assert not round_.voided
+
+    empty = client.post(
+        "/admin/tables/round/", {"action": "void_rounds", "_selected_action": [round_.pk], "apply": "1", "reason": ""}
+    )
+    assert "This field is required" in empty.content.decode()
+
+    done = client.post(
+        "/admin/tables/round/",
+        {"action": "void_rounds", "_selected_action": [round_.pk], "apply": "1", "reason": "card misread"},
+    )
+    assert done.status_code == 302
+    round_.refresh_from_db()
+    assert (round_.voided, round_.void_reason, round_.voided_by) == (True, "card misread", staff_reviewer)
+    assert LogEntry.objects.filter(object_id=str(round_.pk), change_message__contains="card misread").exists()
+
+
+def test_admin_is_staff_only(client: Client, baccarat_1, outsider) -> None:
+    recorded_round(baccarat_1[0])
+    client.force_login(outsider)
+    assert client.get("/admin/tables/round/").status_code == 302  # to the login page
+    anonymous = Client()
+    assert anonymous.get("/admin/tables/round/").status_code == 302
+
+
+def test_rounds_cannot_be_added_or_deleted_in_admin(client: Client, baccarat_1, staff_reviewer) -> None:
+    round_ = recorded_round(baccarat_1[0])
+    client.force_login(staff_reviewer)
+    assert client.get("/admin/tables/round/add/").status_code == 403
+    assert client.get(f"/admin/tables/round/{round_.pk}/delete/").status_code == 403

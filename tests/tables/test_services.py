@@ -1,0 +1,155 @@
+"""round_record and friends: side effects only after commit."""
+
+from __future__ import annotations
+
+import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.db import transaction
+
+from tables import services
+from tables.game.validation import IllegalRoundError
+from tables.live import table_group
+from tables.models import Round, Shoe
+
+SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+
+
+def listen(group: str) -> str:
+    layer = get_channel_layer()
+    channel = async_to_sync(layer.new_channel)()
+    async_to_sync(layer.group_add)(group, channel)
+    return channel
+
+
+def pending(channel: str) -> list[dict]:
+    layer = get_channel_layer()
+    messages = []
+    while layer.channels.get(channel) and not layer.channels[channel].empty():
+        messages.append(async_to_sync(layer.receive)(channel))
+    return messages
+
+
+@pytest.fixture(autouse=True)
+def fresh_layer() -> None:
+    async_to_sync(get_channel_layer().flush)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_recorded_round_is_pushed_to_its_table_and_the_lobby_after_commit(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    table_channel, lobby_channel = listen(table_group(table.slug)), listen("lobby")
+    recorded = services.round_record(table=table, **SEED)
+    expected = {"type": "round.recorded", "shoe": 1, "round": 1, "round_id": recorded.round.round_id}
+    assert pending(table_channel) == [expected]
+    assert pending(lobby_channel) == [expected]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rolled_back_round_pushes_nothing_and_is_not_stored(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    channel = listen(table_group(table.slug))
+    with pytest.raises(RuntimeError), transaction.atomic():
+        services.round_record(table=table, **SEED)
+        raise RuntimeError("the caller's transaction fails after the round")
+    assert pending(channel) == []
+    assert not Round.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_failed_push_never_loses_the_round(baccarat_1, monkeypatch) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+
+    def broken_layer():
+        raise ConnectionError("channel layer down")
+
+    monkeypatch.setattr("tables.live.get_channel_layer", lambda: type("L", (), {"group_send": broken_layer})())
+    recorded = services.round_record(table=table, **SEED)
+    assert Round.objects.filter(pk=recorded.round.pk).exists()
+
+
+def test_an_illegal_round_raises_before_anything_is_written(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    with pytest.raises(IllegalRoundError, match="player must draw on 4"):
+        services.round_record(table=table, player=["AH", "3S"], banker=["6C", "QH"])
+    assert not Round.objects.exists()
+
+
+def test_starting_a_shoe_ends_the_open_one(baccarat_1) -> None:
+    table, _ = baccarat_1
+    first = services.shoe_start(table=table)
+    second = services.shoe_start(table=table)
+    first.refresh_from_db()
+    assert (first.state, second.state, second.number) == ("closed", "open", 2)
+    assert first.ended_at is not None
+    assert Shoe.objects.filter(table=table, state="open").count() == 1
+
+
+def test_the_database_allows_one_open_shoe_per_table(baccarat_1) -> None:
+    from django.db import IntegrityError
+
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    with pytest.raises(IntegrityError), transaction.atomic():
+        Shoe.objects.create(table=table, number=9, decks=8)
+
+
+def test_the_database_allows_one_round_per_number_in_a_shoe(baccarat_1) -> None:
+    from django.db import IntegrityError
+
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    recorded = services.round_record(table=table, **SEED)
+    duplicate = Round.objects.get(pk=recorded.round.pk)
+    duplicate.pk, duplicate.round_id = None, "X" * 16
+    with pytest.raises(IntegrityError), transaction.atomic():
+        duplicate.save()
+
+
+def test_a_voided_round_keeps_its_cards_and_records_who_and_why(baccarat_1, staff_reviewer) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    recorded = services.round_record(table=table, **SEED)
+    voided = services.round_void(round_=recorded.round, reason="card misread by the scanner", user=staff_reviewer)
+    assert (voided.voided, voided.void_reason, voided.voided_by) == (
+        True,
+        "card misread by the scanner",
+        staff_reviewer,
+    )
+    assert voided.player_cards == "AH3S5D"
+    with pytest.raises(services.RoundAlreadyVoidedError):
+        services.round_void(round_=recorded.round, reason="again", user=staff_reviewer)
+    with pytest.raises(ValueError, match="reason is required"):
+        services.round_void(round_=services.round_record(table=table, **SEED).round, reason="  ", user=staff_reviewer)
+
+
+def test_voided_rounds_still_count_as_dealt_cards(baccarat_1, staff_reviewer) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    for _ in range(8):
+        recorded = services.round_record(table=table, player=["AS", "8D"], banker=["KH", "QH"])
+    services.round_void(round_=recorded.round, reason="malfunction", user=staff_reviewer)
+    with pytest.raises(IllegalRoundError, match="AS already dealt 8 times"):
+        services.round_record(table=table, player=["AS", "8C"], banker=["KS", "QS"])
+
+
+def test_a_table_paytable_override_applies_to_its_rounds(baccarat_1) -> None:
+    table, _ = baccarat_1
+    table.paytable = {"perfect_pair_both": 200}
+    table.save()
+    services.shoe_start(table=table)
+    recorded = services.round_record(table=table, player=["9H", "9H"], banker=["QS", "QS"])
+    assert recorded.round.bets["perfect_pair"] == {"result": "win", "pays": 200.0}
+
+
+def test_a_table_with_a_broken_paytable_is_refused(db) -> None:
+    from django.core.exceptions import ValidationError
+
+    from tables.models import Table
+
+    with pytest.raises(ValidationError, match="unknown paytable entry"):
+        Table(slug="x", name="X", paytable={"jackpot": 1}).full_clean()

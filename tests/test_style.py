@@ -1,0 +1,21 @@
+"""ruff (lint and format) is part of the suite, so CI keeps the code clean."""
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def ruff(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, "-m", "ruff", *args], cwd=ROOT, capture_output=True, text=True, check=False)
+
+
+def test_ruff_lint_is_clean() -> None:
+    result = ruff("check", ".")
+    assert result.returncode == 0, result.stdout
+
+
+def test_ruff_format_is_clean() -> None:
+    result = ruff("format", "--check", ".")
+    assert result.returncode == 0, result.stdout
