@@ -10,6 +10,8 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.security import HttpBearer
 from pydantic import ConfigDict
 
+from roads import selectors as road_selectors
+
 from . import selectors, services
 from .game.validation import IllegalRoundError
 from .models import Table
@@ -203,6 +205,20 @@ def round_create(request: HttpRequest, slug: str, payload: RoundIn) -> Status[di
         table=request.auth, player=payload.player, banker=payload.banker, number=payload.round, dealer=payload.dealer
     )
     return Status(201 if recorded.created else 200, {"round": selectors.round_to_data(recorded.round)})
+
+
+@api.get("/tables/{slug}/roads", response={200: dict, 404: ErrorsOut}, summary="Roads of the current shoe")
+def roads_current(request: HttpRequest, slug: str) -> Status[dict[str, Any]]:
+    shoe = selectors.shoe_find(table=_table(slug), which="current")
+    return Status(200, road_selectors.shoe_roads(shoe=shoe).roads.to_data())
+
+
+@api.get("/tables/{slug}/shoes/{number}/roads", response={200: dict, 404: ErrorsOut}, summary="Roads of a shoe")
+def roads_of_shoe(request: HttpRequest, slug: str, number: int) -> Status[dict[str, Any]]:
+    shoe = selectors.shoe_find(table=_table(slug), which=str(number))
+    if shoe is None:
+        raise Http404(f"table {slug!r} has no shoe {number}")
+    return Status(200, road_selectors.shoe_roads(shoe=shoe).roads.to_data())
 
 
 @api.get(

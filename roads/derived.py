@@ -1,0 +1,56 @@
+"""Big Eye Road, Small Road and Cockroach Road marks (seed 000).
+
+Computed on the Big Road's logical columns (streak lengths), never on the drawn grid.
+A road of cycle k (Big Eye 1, Small 2, Cockroach 3) marks every Big Road entry from
+the one after the first entry of column k+1:
+
+1. An entry that starts a new column compares the depth of the column just left of it
+   with the column k+1 to the left: equal is red, otherwise blue.
+2. An entry that continues a column looks at the column k to the left: the cell at its
+   row and the one above. Both filled or both empty is red, otherwise blue.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from .entries import Color
+
+CYCLES = {"big_eye_road": 1, "small_road": 2, "cockroach_road": 3}
+
+
+def derived_mark(lengths: Sequence[int], cycle: int) -> Color | None:
+    """The mark for the newest Big Road entry, the last cell of the last column.
+
+    ``lengths`` are the column depths including that entry. ``None`` before the road
+    starts.
+    """
+    col = len(lengths) - 1
+    row = lengths[col] - 1
+    if col < cycle or (col == cycle and row == 0):
+        return None
+    if row == 0:
+        return Color.RED if lengths[col - 1] == lengths[col - 1 - cycle] else Color.BLUE
+    # Rule 2: the compared column has a cell at ``row - 1`` and ``row`` exactly when
+    # it is deeper than ``row``; only a column exactly ``row`` deep differs.
+    return Color.BLUE if lengths[col - cycle] == row else Color.RED
+
+
+def derived_marks_of_columns(columns: Sequence[Sequence[object]], cycle: int) -> list[Color]:
+    """All marks of a finished sequence of logical columns, read cell by cell as
+    the seed words it: for each entry, the cells of the Big Road to its left."""
+
+    def filled(col: int, row: int) -> bool:
+        return 0 <= row < len(columns[col])
+
+    marks = []
+    for col, column in enumerate(columns):
+        for row in range(len(column)):
+            if col < cycle or (col == cycle and row == 0):
+                continue
+            if row == 0:
+                same = len(columns[col - 1]) == len(columns[col - 1 - cycle])
+            else:
+                same = filled(col - cycle, row) == filled(col - cycle, row - 1)
+            marks.append(Color.RED if same else Color.BLUE)
+    return marks

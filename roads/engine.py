@@ -1,0 +1,195 @@
+"""All five roads of one shoe, updated round by round.
+
+:class:`Roads` keeps every road and appends a round in amortised constant time;
+:func:`roads_batch` recomputes a shoe from scratch by a separate, plainer route, and
+the two must always agree.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from .derived import CYCLES, derived_mark, derived_marks_of_columns
+from .entries import ROWS, BeadCell, BigRoadCell, BigRoadEntry, Color, DerivedCell, RoadRound, Winner
+from .grid import GridLayout, layout
+from .patterns import DEFAULT_RULES, GoodRoadRules, good_roads
+
+DERIVED_ROADS = tuple(CYCLES)
+
+
+@dataclass
+class DerivedRoad:
+    cycle: int
+    marks: list[Color] = field(default_factory=list)
+    cells: list[DerivedCell] = field(default_factory=list)
+    _grid: GridLayout = field(default_factory=GridLayout)
+
+    def _new_streak(self, color: Color) -> bool:
+        return not self.marks or self.marks[-1] is not color
+
+    def add(self, color: Color) -> None:
+        row, col = self._grid.place(self._new_streak(color))
+        self.marks.append(color)
+        self.cells.append(DerivedCell(row, col, color))
+
+    def peek(self, color: Color) -> DerivedCell:
+        """The cell ``color`` would take next (for ask previews)."""
+        return DerivedCell(*self._grid.peek(self._new_streak(color)), color)
+
+
+class Roads:
+    """Bead Plate, Big Road and the three derived roads of one shoe."""
+
+    def __init__(self, rules: GoodRoadRules = DEFAULT_RULES) -> None:
+        self.rules = rules
+        self.rounds: list[RoadRound] = []
+        self.bead_plate: list[BeadCell] = []
+        self.columns: list[list[BigRoadEntry]] = []
+        self.big_road_cells: list[BigRoadCell] = []
+        self.derived = {name: DerivedRoad(cycle) for name, cycle in CYCLES.items()}
+        self._lengths: list[int] = []
+        self._grid = GridLayout()
+
+    @classmethod
+    def of(cls, rounds: Iterable[RoadRound], rules: GoodRoadRules = DEFAULT_RULES) -> Roads:
+        roads = cls(rules)
+        for round_ in rounds:
+            roads.append(round_)
+        return roads
+
+    def append(self, round_: RoadRound) -> None:
+        n = len(self.rounds)
+        self.rounds.append(round_)
+        self.bead_plate.append(BeadCell(n % ROWS, n // ROWS, round_))
+        if round_.winner is Winner.TIE:
+            self._add_tie(round_)
+        else:
+            self._add_win(round_)
+
+    def _add_tie(self, round_: RoadRound) -> None:
+        if not self.columns:  # ties before the first B/P: a leading entry, no winner yet
+            entry = BigRoadEntry(None, tie_indices=[])
+            self.columns.append([entry])
+            self._lengths.append(1)
+            self.big_road_cells.append(BigRoadCell(*self._grid.place(True), entry))
+        entry = self.columns[-1][-1]
+        assert entry.tie_indices is not None
+        entry.tie_indices.append(round_.index)
+
+    def _add_win(self, round_: RoadRound) -> None:
+        last = self.columns[-1][-1] if self.columns else None
+        if last is not None and last.winner is None:  # drawn in the leading ties' square
+            last.winner, last.banker_pair, last.player_pair, last.index = (
+                round_.winner, round_.banker_pair, round_.player_pair, round_.index,
+            )  # fmt: skip
+        else:
+            entry = BigRoadEntry(round_.winner, round_.banker_pair, round_.player_pair, round_.index, [])
+            if last is not None and last.winner is round_.winner:
+                self.columns[-1].append(entry)
+                self._lengths[-1] += 1
+                self.big_road_cells.append(BigRoadCell(*self._grid.place(False), entry))
+            else:
+                self.columns.append([entry])
+                self._lengths.append(1)
+                self.big_road_cells.append(BigRoadCell(*self._grid.place(True), entry))
+        for road in self.derived.values():
+            mark = derived_mark(self._lengths, road.cycle)
+            if mark is not None:
+                road.add(mark)
+
+    def ask(self, winner: Winner) -> dict[str, Color | None]:
+        """The mark each derived road would add if the next round were ``winner``."""
+        if winner is Winner.TIE:
+            return dict.fromkeys(self.derived)
+        last = self.columns[-1][-1].winner if self.columns else None
+        if last is None:  # the shoe's first B/P: one entry, in the leading ties' square
+            lengths = [1]
+        elif last is winner:
+            lengths = [*self._lengths[:-1], self._lengths[-1] + 1]
+        else:
+            lengths = [*self._lengths, 1]
+        return {name: derived_mark(lengths, road.cycle) for name, road in self.derived.items()}
+
+    def good_roads(self) -> list[str]:
+        if not self.columns or self.columns[-1][0].winner is None:
+            return []
+        return good_roads([(column[0].winner, len(column)) for column in self.columns], self.rules)  # type: ignore[misc]
+
+    def to_data(self) -> dict[str, Any]:
+        """The stable JSON contract of ``manage.py roads`` and the roads API."""
+        return {
+            "bead_plate": [_bead_data(c) for c in self.bead_plate],
+            "big_road": {
+                "columns": [[_entry_data(e) for e in column] for column in self.columns],
+                "cells": [{"row": c.row, "col": c.col, **_entry_data(c.entry)} for c in self.big_road_cells],
+            },
+            **{
+                name: {
+                    "marks": [m.value for m in road.marks],
+                    "cells": [{"row": c.row, "col": c.col, "color": c.color.value} for c in road.cells],
+                }
+                for name, road in self.derived.items()
+            },
+            "ask": {
+                w.value: {name: (m.value if m else None) for name, m in self.ask(w).items()}
+                for w in (Winner.BANKER, Winner.PLAYER)
+            },
+            "good_roads": self.good_roads(),
+        }
+
+
+def _bead_data(cell: BeadCell) -> dict[str, Any]:
+    r = cell.round
+    return {
+        "row": cell.row,
+        "col": cell.col,
+        "winner": r.winner.value,
+        "banker_pair": r.banker_pair,
+        "player_pair": r.player_pair,
+    }
+
+
+def _entry_data(entry: BigRoadEntry) -> dict[str, Any]:
+    return {
+        "winner": entry.winner.value if entry.winner else None,
+        "ties": entry.ties,
+        "banker_pair": entry.banker_pair,
+        "player_pair": entry.player_pair,
+    }
+
+
+def roads_batch(rounds: Sequence[RoadRound], rules: GoodRoadRules = DEFAULT_RULES) -> dict[str, Any]:
+    """The same JSON as ``Roads.of(rounds).to_data()``, computed the plain way: group
+    the columns, read every derived mark off the finished columns, lay each road out
+    from its streak lengths."""
+    winners = [r for r in rounds if r.winner is not Winner.TIE]
+    columns: list[list[RoadRound]] = []
+    for r in winners:
+        if columns and columns[-1][-1].winner is r.winner:
+            columns[-1].append(r)
+        else:
+            columns.append([r])
+    big = Roads.of(rounds, rules)  # its entries carry the ties and pairs
+    data = big.to_data()
+    positions = layout(len(c) for c in big.columns)
+    data["big_road"]["cells"] = [
+        {"row": row, "col": col, **_entry_data(entry)}
+        for column, cells in zip(big.columns, positions, strict=True)
+        for entry, (row, col) in zip(column, cells, strict=True)
+    ]
+    for name, cycle in CYCLES.items():
+        marks = derived_marks_of_columns(columns, cycle)
+        streaks: list[int] = []
+        for i, mark in enumerate(marks):
+            if i and marks[i - 1] is mark:
+                streaks[-1] += 1
+            else:
+                streaks.append(1)
+        cells = [cell for streak in layout(streaks) for cell in streak]
+        data[name] = {
+            "marks": [m.value for m in marks],
+            "cells": [{"row": r, "col": c, "color": m.value} for (r, c), m in zip(cells, marks, strict=True)],
+        }
+    return data
