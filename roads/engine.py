@@ -29,10 +29,10 @@ class DerivedRoad:
     def _new_streak(self, color: Color) -> bool:
         return not self.marks or self.marks[-1] is not color
 
-    def add(self, color: Color) -> None:
+    def add(self, color: Color, index: int) -> None:
         row, col = self._grid.place(self._new_streak(color))
         self.marks.append(color)
-        self.cells.append(DerivedCell(row, col, color))
+        self.cells.append(DerivedCell(row, col, color, index))
 
     def peek(self, color: Color) -> DerivedCell:
         """The cell ``color`` would take next (for ask previews)."""
@@ -97,7 +97,7 @@ class Roads:
         for road in self.derived.values():
             mark = derived_mark(self._lengths, road.cycle)
             if mark is not None:
-                road.add(mark)
+                road.add(mark, round_.index)
 
     def ask(self, winner: Winner) -> dict[str, Color | None]:
         """The mark each derived road would add if the next round were ``winner``."""

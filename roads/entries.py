@@ -90,3 +90,4 @@ class DerivedCell:
     row: int
     col: int
     color: Color
+    index: int | None = None  # the B/P round whose Big Road entry made the mark

@@ -107,6 +107,8 @@ class Round(models.Model):
     winner = models.CharField(max_length=1, choices=Winner.choices)
     player_score = models.PositiveSmallIntegerField()
     banker_score = models.PositiveSmallIntegerField()
+    player_card_count = models.PositiveSmallIntegerField()
+    banker_card_count = models.PositiveSmallIntegerField()
     player_natural = models.BooleanField()
     banker_natural = models.BooleanField()
     player_pair = models.BooleanField()

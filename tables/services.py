@@ -158,6 +158,8 @@ def _round_insert(
             winner=outcome.winner.value,
             player_score=outcome.player_score,
             banker_score=outcome.banker_score,
+            player_card_count=len(outcome.player_cards),
+            banker_card_count=len(outcome.banker_cards),
             player_natural=outcome.player_natural,
             banker_natural=outcome.banker_natural,
             player_pair=outcome.player_pair,

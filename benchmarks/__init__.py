@@ -1,0 +1,1 @@
+"""Speed benchmarks: `python -m benchmarks` runs them all and prints the figures."""

@@ -1,0 +1,97 @@
+"""Big Eye Road, Small Road and Cockroach Road (seed 000)."""
+
+import pytest
+
+from .pictures import derived, expected, roads_of
+
+
+def first_marked_round(text: str, road: str) -> int | None:
+    """1-based number of the round that made the road's first mark."""
+    text = text.replace(" ", "")
+    for n in range(1, len(text) + 1):
+        if roads_of(text[:n]).to_data()[road]["marks"]:
+            return n
+    return None
+
+
+@pytest.mark.parametrize(
+    ("road", "text", "first"),
+    [
+        # "the hand after the first entry in the second column of the Big Road"
+        ("big_eye_road", "B P P", 3),  # column 2 row 2
+        ("big_eye_road", "B P B", 3),  # column 3 row 1 when column 2 has one entry
+        ("big_eye_road", "B B B P P", 5),
+        # Small Road: after the first entry of the third column
+        ("small_road", "B P B B", 4),
+        ("small_road", "B P B P", 4),
+        ("small_road", "B P P B B", 5),  # column 3's first entry (round 4) gets no mark
+        # Cockroach Road: after the first entry of the fourth column
+        ("cockroach_road", "B P B P P", 5),
+        ("cockroach_road", "B P B P B", 5),
+        ("cockroach_road", "BB PP BB PP BB", 8),
+    ],
+)
+def test_each_derived_road_starts_with_the_entry_after_the_first_entry_of_column_k_plus_1(
+    road: str, text: str, first: int
+) -> None:
+    assert first_marked_round(text, road) == first
+
+
+def test_ties_never_add_marks() -> None:
+    assert roads_of("B P B").to_data()["big_eye_road"] == roads_of("B T P T T B T").to_data()["big_eye_road"]
+
+
+def marks(text: str, road: str = "big_eye_road") -> str:
+    return "".join(m[0] for m in roads_of(text).to_data()[road]["marks"])
+
+
+def test_a_new_column_compares_the_depths_of_the_two_columns_before_it() -> None:
+    assert marks("BB PP B") == "rr"  # 2nd P: rule 2, red; B: columns of 2 and 2, red
+    assert marks("BB P B") == "b"  # B: columns of 1 and 2, blue
+
+
+def test_a_continuing_entry_compares_the_cell_left_of_it_with_the_cell_above_that() -> None:
+    # column 2: P P P beside a column of one B: row 2 (filled? no, above filled: blue), row 3 (both empty: red)
+    assert marks("B PPP") == "br"
+
+
+def test_the_straight_fall_gives_red_after_the_first_blue() -> None:
+    # A long Player streak beside a Banker column of two: rows 2..6 of column 2
+    assert marks("BB PPPPPP") == "rbrrr"
+
+
+def test_small_road_skips_one_column_and_cockroach_two() -> None:
+    text = "BB P BBB PP B"  # columns of 2, 1, 3, 2, 1
+    # Big Eye: B(c3r1) 1 vs 2 b; c3r2 beside 1 b; c3r3 r; P(c4r1) 3 vs 1 b; c4r2 r; B(c5r1) 2 vs 3 b
+    assert marks(text, "big_eye_road") == "bbrbrb"
+    # Small: c3r2 beside 2 r; c3r3 b; P(c4r1) 3 vs 2 b; c4r2 beside 1 b; B(c5r1) 2 vs 1 b
+    assert marks(text, "small_road") == "rbbbb"
+    # Cockroach: c4r2 beside 2 r; B(c5r1) 2 vs 2 r
+    assert marks(text, "cockroach_road") == "rr"
+
+
+def test_derived_roads_lay_out_like_the_big_road() -> None:
+    # Big Eye marks for B PPPPPPP (P beside one B): b then 6 reds -> blue column, red column with a tail
+    assert marks("B PPPPPPP") == "brrrrr"
+    assert derived("B PPPPPPP", "big_eye_road") == expected("""
+        br
+        .r
+        .r
+        .r
+        .r
+        ..
+    """)
+
+
+def test_a_derived_road_gets_a_dragon_tail_too() -> None:
+    # B then nine Players: rows 2-9 of the P column are marked, blue then seven reds;
+    # the reds run six down, then along row 6.
+    assert marks("B PPPPPPPPP") == "b" + "r" * 7
+    assert derived("B PPPPPPPPP", "big_eye_road") == expected("""
+        br.
+        .r.
+        .r.
+        .r.
+        .r.
+        .rr
+    """)
