@@ -53,6 +53,7 @@ INSTALLED_APPS = [
     "whitenoise.runserver_nostatic",
     "django.contrib.staticfiles",
     "channels",
+    "ninja",  # serves Swagger UI from our static files, not a CDN
     "tables",
     "roads",
 ]

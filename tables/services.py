@@ -5,7 +5,6 @@ from __future__ import annotations
 import secrets
 import time
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -15,6 +14,7 @@ from django.utils import timezone
 from . import live
 from .game.bets import results_to_data, settle_bets
 from .game.cards import Card, pack_cards, unpack_cards
+from .game.outcome import RoundOutcome
 from .game.validation import check_shoe_counts, validate_round
 from .models import Round, Shoe, Table, token_digest
 
@@ -111,27 +111,15 @@ def round_record(
     or the shoe forbid, and :class:`NoOpenShoeError`.
     """
     outcome = validate_round(player, banker)  # before any lock: bad input changes nothing
-    for attempt in range(2):
-        try:
-            return _round_insert(
-                table=table, outcome_cards=(outcome.player_cards, outcome.banker_cards), number=number, dealer=dealer
-            )
-        except IntegrityError:
-            # A concurrent writer stored this number first (or, once in an age, the
-            # same round ID): look again, now the other transaction has committed.
-            if attempt:
-                raise
-    raise AssertionError("unreachable")
+    try:
+        return _round_insert(table=table, outcome=outcome, number=number, dealer=dealer)
+    except IntegrityError:
+        # A concurrent writer stored this number first (or, once in an age, the same
+        # round ID): look again, now that the other transaction has committed.
+        return _round_insert(table=table, outcome=outcome, number=number, dealer=dealer)
 
 
-def _round_insert(
-    *,
-    table: Table,
-    outcome_cards: tuple[tuple[Card, ...], tuple[Card, ...]],
-    number: int | None,
-    dealer: str | None,
-) -> RecordedRound:
-    player, banker = outcome_cards
+def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, dealer: str | None) -> RecordedRound:
     with transaction.atomic():
         shoe = Shoe.objects.select_for_update().filter(table=table, state=Shoe.State.OPEN).first()
         if shoe is None:
@@ -140,11 +128,11 @@ def _round_insert(
         if number is not None:
             existing = rounds.filter(number=number).first()
             if existing is not None:
-                return RecordedRound(_replayed(existing, player, banker), created=False)
+                return RecordedRound(_replayed(existing, outcome), created=False)
         expected = (rounds.aggregate(n=Max("number"))["n"] or 0) + 1
         if number is not None and number != expected:
             raise RoundConflictError(f"round {number} is not the next round of shoe {shoe.number}: expected {expected}")
-        outcome = check_shoe_counts(player, banker, dealt=_dealt_cards(shoe), decks=shoe.decks)
+        check_shoe_counts(outcome, dealt=_dealt_cards(shoe), decks=shoe.decks)
         if dealer and dealer != table.dealer_name:
             Table.objects.filter(pk=table.pk).update(dealer_name=dealer)
             table.dealer_name = dealer
@@ -176,8 +164,11 @@ def _round_insert(
     return RecordedRound(round_, created=True)
 
 
-def _replayed(existing: Round, player: Sequence[Card], banker: Sequence[Card]) -> Round:
-    if (existing.player_cards, existing.banker_cards) != (pack_cards(player), pack_cards(banker)):
+def _replayed(existing: Round, outcome: RoundOutcome) -> Round:
+    if (existing.player_cards, existing.banker_cards) != (
+        pack_cards(outcome.player_cards),
+        pack_cards(outcome.banker_cards),
+    ):
         raise RoundConflictError(
             f"round {existing.number} of shoe {existing.shoe.number} was already recorded with other cards "
             f"(player {' '.join(c.code for c in existing.player_hand)}, "

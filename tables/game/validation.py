@@ -43,18 +43,15 @@ def validate_round(player: object, banker: object) -> RoundOutcome:
     return RoundOutcome.of(player_cards, banker_cards)
 
 
-def check_shoe_counts(
-    player: Sequence[Card], banker: Sequence[Card], *, dealt: Mapping[Card, int], decks: int
-) -> RoundOutcome:
-    """Check that the shoe still holds these cards and return the round's outcome.
+def check_shoe_counts(outcome: RoundOutcome, *, dealt: Mapping[Card, int], decks: int) -> None:
+    """Check that the shoe still holds the round's cards.
 
     ``dealt`` counts the cards already dealt from the shoe; a shoe of ``decks`` decks
     holds ``decks`` copies of each card. Raises :class:`IllegalRoundError`.
     """
-    errors = _shoe_errors(tuple(player), tuple(banker), dealt, decks)
+    errors = _shoe_errors(outcome.player_cards, outcome.banker_cards, dealt, decks)
     if errors:
         raise IllegalRoundError(errors)
-    return RoundOutcome.of(tuple(player), tuple(banker))
 
 
 def _parse_hand(side: str, codes: object) -> tuple[tuple[Card, ...], list[FieldError]]:

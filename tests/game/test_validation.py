@@ -5,6 +5,7 @@ from collections import Counter
 import pytest
 
 from tables.game.cards import Card
+from tables.game.outcome import RoundOutcome
 from tables.game.validation import FieldError, IllegalRoundError, check_shoe_counts, validate_round
 
 
@@ -70,24 +71,24 @@ def test_banker_draws_on_5_or_less_when_the_player_stands() -> None:
     ]
 
 
-def cards(*codes: str) -> tuple[Card, ...]:
-    return tuple(map(Card.parse, codes))
+def outcome(player: str, banker: str) -> RoundOutcome:
+    return RoundOutcome.of(tuple(map(Card.parse, player.split())), tuple(map(Card.parse, banker.split())))
 
 
 def test_no_card_is_dealt_more_times_than_the_shoe_holds() -> None:
     dealt = Counter({Card.parse("AS"): 8})
     with pytest.raises(IllegalRoundError) as caught:
-        check_shoe_counts(cards("AH", "AS", "5D"), cards("JC", "2H", "AD"), dealt=dealt, decks=8)
+        check_shoe_counts(outcome("AH AS 5D", "JC 2H AD"), dealt=dealt, decks=8)
     assert caught.value.errors == (FieldError("player[1]", "AS already dealt 8 times in this shoe"),)
 
 
 def test_copies_within_the_round_count_too() -> None:
     dealt = Counter({Card.parse("9H"): 7})
     with pytest.raises(IllegalRoundError, match="9H already dealt 8 times"):
-        check_shoe_counts(cards("9H", "9H"), cards("2C", "3C"), dealt=dealt, decks=8)
-    check_shoe_counts(cards("9H", "9S"), cards("2C", "3C"), dealt=dealt, decks=8)
+        check_shoe_counts(outcome("9H 9H", "2C 3C"), dealt=dealt, decks=8)
+    check_shoe_counts(outcome("9H 9S", "2C 3C"), dealt=dealt, decks=8)
 
 
 def test_a_single_deck_shoe_holds_one_of_each_card() -> None:
     with pytest.raises(IllegalRoundError, match="KH already dealt 1 time in this shoe"):
-        check_shoe_counts(cards("KH", "KH"), cards("2C", "5C"), dealt={}, decks=1)
+        check_shoe_counts(outcome("KH KH", "2C 5C"), dealt={}, decks=1)

@@ -210,3 +210,9 @@ def test_the_openapi_schema_documents_the_ingest_contract(client) -> None:
     post = schema["paths"]["/api/tables/{slug}/rounds"]["post"]
     assert {"200", "201", "401", "404", "409", "422"} <= set(post["responses"])
     assert post["security"]
+
+
+def test_the_api_docs_load_swagger_from_our_static_files_not_a_cdn(client) -> None:
+    page = client.get("/api/docs").content.decode()
+    assert "/static/ninja/swagger-ui-bundle.js" in page
+    assert "cdn" not in page.lower()
