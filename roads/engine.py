@@ -68,15 +68,19 @@ class Roads:
         else:
             self._add_win(round_)
 
-    def _add_tie(self, round_: RoadRound) -> None:
-        if not self.columns:  # ties before the first B/P: a leading entry, no winner yet
-            entry = BigRoadEntry(None, tie_indices=[])
+    def _add_entry(self, entry: BigRoadEntry, new_column: bool) -> None:
+        if new_column:
             self.columns.append([entry])
             self._lengths.append(1)
-            self.big_road_cells.append(BigRoadCell(*self._grid.place(True), entry))
-        entry = self.columns[-1][-1]
-        assert entry.tie_indices is not None
-        entry.tie_indices.append(round_.index)
+        else:
+            self.columns[-1].append(entry)
+            self._lengths[-1] += 1
+        self.big_road_cells.append(BigRoadCell(*self._grid.place(new_column), entry))
+
+    def _add_tie(self, round_: RoadRound) -> None:
+        if not self.columns:  # ties before the first B/P: a leading entry, no winner yet
+            self._add_entry(BigRoadEntry(None), new_column=True)
+        self.columns[-1][-1].tie_indices.append(round_.index)
 
     def _add_win(self, round_: RoadRound) -> None:
         last = self.columns[-1][-1] if self.columns else None
@@ -85,15 +89,8 @@ class Roads:
                 round_.winner, round_.banker_pair, round_.player_pair, round_.index,
             )  # fmt: skip
         else:
-            entry = BigRoadEntry(round_.winner, round_.banker_pair, round_.player_pair, round_.index, [])
-            if last is not None and last.winner is round_.winner:
-                self.columns[-1].append(entry)
-                self._lengths[-1] += 1
-                self.big_road_cells.append(BigRoadCell(*self._grid.place(False), entry))
-            else:
-                self.columns.append([entry])
-                self._lengths.append(1)
-                self.big_road_cells.append(BigRoadCell(*self._grid.place(True), entry))
+            entry = BigRoadEntry(round_.winner, round_.banker_pair, round_.player_pair, round_.index)
+            self._add_entry(entry, new_column=last is None or last.winner is not round_.winner)
         for road in self.derived.values():
             mark = derived_mark(self._lengths, road.cycle)
             if mark is not None:

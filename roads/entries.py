@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import enum
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from tables.game.outcome import Winner
 
@@ -71,11 +71,11 @@ class BigRoadEntry:
     banker_pair: bool = False
     player_pair: bool = False
     index: int | None = None  # the B/P round that made the entry
-    tie_indices: list[int] | None = None
+    tie_indices: list[int] = field(default_factory=list)
 
     @property
     def ties(self) -> int:
-        return len(self.tie_indices or ())
+        return len(self.tie_indices)
 
 
 @dataclass(frozen=True, slots=True)

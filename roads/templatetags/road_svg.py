@@ -91,7 +91,7 @@ def big_road_svg(shoe_roads: ShoeRoads, columns: int = 30) -> dict[str, Any]:
         entry = cell.entry
         winner = entry.winner.value if entry.winner else "T"
         titles = [_round_title(rounds[entry.index])] if entry.index is not None else []
-        titles += [_round_title(rounds[i]) for i in entry.tie_indices or ()]
+        titles += [_round_title(rounds[i]) for i in entry.tie_indices]
         kind = f"ring win-{winner}" if entry.winner else "stripe-only"
         shape = Shape(*_centre(cell.row, cell.col), kind=kind, title="\n".join(titles), ties=entry.ties)
         shape.banker_pair, shape.player_pair = entry.banker_pair, entry.player_pair
