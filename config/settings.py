@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "channels",
     "ninja",  # serves Swagger UI from our static files, not a CDN
+    "django_htmx",  # htmx and its websocket extension, from our static files
     "tables",
     "roads",
 ]

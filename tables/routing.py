@@ -1,5 +1,8 @@
-"""Websocket routes (consumers for table pages and the lobby arrive with the live dashboard)."""
+from django.urls import path
 
-from django.urls import URLPattern
+from .consumers import LobbyConsumer, TableConsumer
 
-websocket_urlpatterns: list[URLPattern] = []
+websocket_urlpatterns = [
+    path("ws/tables/<slug:slug>/", TableConsumer.as_asgi()),
+    path("ws/lobby/", LobbyConsumer.as_asgi()),
+]

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Prefetch, QuerySet
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from .models import Round, Shoe, Table
 
@@ -60,14 +60,27 @@ def shoe_to_data(shoe: Shoe) -> dict[str, Any]:
     }
 
 
+def shoe_version(shoe: Shoe | None) -> str:
+    """What a page shows of a shoe, in one string: it changes with every recorded or
+    voided round and every new shoe, so a reconnecting page can tell it missed one."""
+    if shoe is None:
+        return "0:0:0"
+    seen = shoe.rounds.aggregate(last=Max("number"), voided=Count("pk", filter=Q(voided=True)))
+    return f"{shoe.number}:{seen['last'] or 0}:{seen['voided']}"
+
+
+def lobby_row(table: Table, shoe: Shoe | None, *, latest: int = 8) -> dict[str, Any]:
+    """One table's lobby card: its open shoe and that shoe's latest rounds, oldest first."""
+    rounds = list(shoe.rounds.order_by("-number")[:latest])[::-1] if shoe else []
+    for round_ in rounds:
+        round_.shoe = shoe  # spare a query per round
+    return {"table": table, "shoe": shoe, "rounds": rounds, "version": shoe_version(shoe)}
+
+
 def lobby_tables(*, latest: int = 8) -> list[dict[str, Any]]:
-    """Every table with its open shoe and that shoe's latest rounds, oldest first."""
+    """Every table's lobby card."""
     open_shoes = Prefetch("shoes", queryset=Shoe.objects.filter(state=Shoe.State.OPEN), to_attr="open_shoes")
-    rows = []
-    for table in Table.objects.prefetch_related(open_shoes):
-        shoe = table.open_shoes[0] if table.open_shoes else None
-        rounds = list(shoe.rounds.order_by("-number")[:latest])[::-1] if shoe else []
-        for round_ in rounds:
-            round_.shoe = shoe  # spare a query per round
-        rows.append({"table": table, "shoe": shoe, "rounds": rounds})
-    return rows
+    return [
+        lobby_row(table, table.open_shoes[0] if table.open_shoes else None, latest=latest)
+        for table in Table.objects.prefetch_related(open_shoes)
+    ]

@@ -84,7 +84,7 @@ def shoe_start(*, table: Table) -> Shoe:
         Shoe.objects.filter(table=table, state=Shoe.State.OPEN).update(state=Shoe.State.CLOSED, ended_at=now)
         last = Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
         shoe = Shoe.objects.create(table=table, number=last + 1, decks=table.decks, started_at=now)
-        transaction.on_commit(lambda: live.publish(table.slug, {"type": "shoe.started", "shoe": shoe.number}))
+        transaction.on_commit(lambda: live.publish_table(table.pk))
     return shoe
 
 
@@ -159,8 +159,7 @@ def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, de
             bets=results_to_data(bets),
             dealer_name=dealer or table.dealer_name,
         )
-        event = {"type": "round.recorded", "shoe": shoe.number, "round": round_.number, "round_id": round_.round_id}
-        transaction.on_commit(lambda: live.publish(table.slug, event))
+        transaction.on_commit(lambda: live.publish_table(table.pk))
     return RecordedRound(round_, created=True)
 
 
@@ -204,12 +203,6 @@ def round_void(*, round_: Round, reason: str, user: object) -> Round:
         locked.voided_by = user  # type: ignore[assignment]
         locked.voided_at = timezone.now()
         locked.save(update_fields=["voided", "void_reason", "voided_by", "voided_at"])
-        slug = locked.shoe.table.slug
-        event = {
-            "type": "round.voided",
-            "shoe": locked.shoe.number,
-            "round": locked.number,
-            "round_id": locked.round_id,
-        }
-        transaction.on_commit(lambda: live.publish(slug, event))
+        table_id = locked.shoe.table_id
+        transaction.on_commit(lambda: live.publish_table(table_id))
     return locked

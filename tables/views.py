@@ -1,12 +1,10 @@
 from __future__ import annotations
 
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
-from roads.selectors import shoe_roads
-
-from . import selectors
-from .models import Table
+from . import fragments, selectors
+from .models import Shoe, Table
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -15,17 +13,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 def table_detail(request: HttpRequest, slug: str) -> HttpResponse:
     table = get_object_or_404(Table, slug=slug)
-    shoe = selectors.shoe_find(table=table, which=request.GET.get("shoe", "current"))
-    rounds = list(selectors.shoe_rounds(shoe=shoe).reverse()) if shoe else []
-    shoes = list(table.shoes.order_by("-number").values_list("number", flat=True)[:50])
-    road_data = shoe_roads(shoe=shoe)
-    context = {
-        "table": table,
-        "shoe": shoe,
-        "rounds": rounds,
-        "last": rounds[0] if rounds else None,
-        "shoes": shoes,
-        "roads": road_data,
-        "good_roads": [name.replace("_", " ") for name in road_data.roads.good_roads()],
-    }
+    which = request.GET.get("shoe", "current")
+    shoe = selectors.shoe_find(table=table, which=which if which.isdigit() else "current")
+    if which.isdigit() and shoe is None:
+        raise Http404(f"no shoe {which}")
+    context = fragments.table_context(table, shoe)
+    # Only the current shoe is live; an earlier shoe is a fixed record.
+    context["live"] = shoe is None or shoe.state == Shoe.State.OPEN
     return render(request, "tables/table.html", context)

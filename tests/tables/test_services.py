@@ -41,9 +41,14 @@ def test_a_recorded_round_is_pushed_to_its_table_and_the_lobby_after_commit(bacc
     services.shoe_start(table=table)
     table_channel, lobby_channel = listen(table_group(table.slug)), listen("lobby")
     recorded = services.round_record(table=table, **SEED)
-    expected = {"type": "round.recorded", "shoe": 1, "round": 1, "round_id": recorded.round.round_id}
-    assert pending(table_channel) == [expected]
-    assert pending(lobby_channel) == [expected]
+    [to_table] = pending(table_channel)
+    [to_lobby] = pending(lobby_channel)
+    assert to_table["type"] == to_lobby["type"] == "fragments.push"
+    # The table page's live fragments, each swapped in by its id, and the lobby card.
+    for fragment_id in ('id="game-info"', 'id="roads"', 'id="last-round"', 'id="history"'):
+        assert fragment_id in to_table["html"]
+    assert recorded.round.round_id in to_table["html"]
+    assert 'id="table-baccarat-1"' in to_lobby["html"] and "Round 1" in to_lobby["html"]
 
 
 @pytest.mark.django_db(transaction=True)
@@ -69,6 +74,8 @@ def test_a_failed_push_never_loses_the_round(baccarat_1, monkeypatch) -> None:
     monkeypatch.setattr("tables.live.get_channel_layer", lambda: type("L", (), {"group_send": broken_layer})())
     recorded = services.round_record(table=table, **SEED)
     assert Round.objects.filter(pk=recorded.round.pk).exists()
+    monkeypatch.setattr("tables.fragments.table_live_html", lambda table: 1 / 0)  # a template that fails
+    assert services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"]).created
 
 
 def test_an_illegal_round_raises_before_anything_is_written(baccarat_1) -> None:

@@ -1,0 +1,78 @@
+"""Websockets for table pages and the lobby: join a group, forward pushed fragments,
+and resync a (re)connecting page from the database."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncWebsocketConsumer
+
+from . import fragments, selectors
+from .live import LOBBY_GROUP, table_group
+from .models import Table
+
+
+def _have(text: str | None) -> dict[str, str]:
+    """The page's ``{"have": {slug: version}}``; anything else counts as nothing."""
+    try:
+        have = json.loads(text or "")["have"]
+    except (ValueError, KeyError, TypeError):
+        return {}
+    return {str(k): str(v) for k, v in have.items()} if isinstance(have, dict) else {}
+
+
+class FragmentConsumer(AsyncWebsocketConsumer):
+    group = ""
+
+    async def disconnect(self, code: int) -> None:
+        if self.group:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def fragments_push(self, event: dict[str, Any]) -> None:
+        await self.send(text_data=event["html"])
+
+
+class TableConsumer(FragmentConsumer):
+    async def connect(self) -> None:
+        self.slug = self.scope["url_route"]["kwargs"]["slug"]
+        if not await database_sync_to_async(Table.objects.filter(slug=self.slug).exists)():
+            await self.close(code=4404)
+            return
+        self.group = table_group(self.slug)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        html = await database_sync_to_async(_table_resync)(self.slug, _have(text_data).get(self.slug))
+        if html:
+            await self.send(text_data=html)
+
+
+class LobbyConsumer(FragmentConsumer):
+    group = LOBBY_GROUP
+
+    async def connect(self) -> None:
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
+        html = await database_sync_to_async(_lobby_resync)(_have(text_data))
+        if html:
+            await self.send(text_data=html)
+
+
+def _table_resync(slug: str, version: str | None) -> str:
+    table = Table.objects.get(slug=slug)
+    current = selectors.shoe_version(selectors.shoe_find(table=table, which="current"))
+    return "" if version == current else fragments.table_live_html(table)
+
+
+def _lobby_resync(have: dict[str, str]) -> str:
+    cards = []
+    for row in selectors.lobby_tables():
+        slug = row["table"].slug
+        if slug in have and have[slug] != row["version"]:
+            cards.append(fragments.lobby_card_html(row["table"]))
+    return "".join(cards)

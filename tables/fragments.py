@@ -1,0 +1,43 @@
+"""HTML fragments, rendered by the same templates as the pages, for live pushes.
+
+A page and a push never disagree: the table page includes ``_table_live.html`` and a
+push sends that same template's output, whose top-level elements the page swaps in
+by id.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.template.loader import render_to_string
+
+from roads.selectors import shoe_roads
+
+from . import selectors
+from .models import Shoe, Table
+
+
+def table_context(table: Table, shoe: Shoe | None) -> dict[str, Any]:
+    rounds = list(selectors.shoe_rounds(shoe=shoe).reverse()) if shoe else []
+    road_data = shoe_roads(shoe=shoe)
+    return {
+        "table": table,
+        "shoe": shoe,
+        "rounds": rounds,
+        "last": rounds[0] if rounds else None,
+        "shoes": list(table.shoes.order_by("-number").values_list("number", flat=True)[:50]),
+        "roads": road_data,
+        "good_roads": [name.replace("_", " ") for name in road_data.roads.good_roads()],
+        "version": selectors.shoe_version(shoe),
+    }
+
+
+def table_live_html(table: Table) -> str:
+    """The live part of the table page, for its current shoe."""
+    shoe = selectors.shoe_find(table=table, which="current")
+    return render_to_string("tables/_table_live.html", table_context(table, shoe))
+
+
+def lobby_card_html(table: Table) -> str:
+    row = selectors.lobby_row(table, selectors.table_open_shoe(table=table))
+    return render_to_string("tables/_table_card.html", {"row": row})

@@ -1,0 +1,78 @@
+"""Seen in a real browser: pages that update themselves as rounds are posted."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .conftest import LiveServer
+
+BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
+PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+LIVE = "#connection.connection-live"
+
+
+def text(page: Any, selector: str) -> str:
+    return page.locator(selector).inner_text()
+
+
+def test_the_table_page_shows_posted_rounds_without_reload(server: LiveServer, page: Any) -> None:
+    server.table("baccarat-1", "Baccarat 1")
+    server.post("baccarat-1", "shoes")
+    page.goto(server.url + "/tables/baccarat-1/")
+    page.wait_for_selector(LIVE)
+    page.evaluate("window.notReloaded = true")
+
+    first = server.post("baccarat-1", "rounds", PLAYER_WIN)["round"]
+    page.wait_for_selector(f"#history >> text={first['id']}", timeout=2000)
+    server.post("baccarat-1", "rounds", BANKER_NATURAL)
+    page.wait_for_selector("#roads svg.road-big_road .ring.win-B", timeout=2000)
+
+    assert page.evaluate("window.notReloaded") is True
+    assert page.locator("#roads svg.road-big_road .ring").count() == 2
+    assert page.locator("#roads svg.road-bead_plate .bead").count() == 2
+    assert "Banker wins" in text(page, "#last-round")
+    assert "2" in text(page, "#game-info")
+
+
+def test_the_ask_buttons_preview_the_next_marks(server: LiveServer, page: Any) -> None:
+    server.table("baccarat-2", "Baccarat 2")
+    server.post("baccarat-2", "shoes")
+    for cards in (PLAYER_WIN, PLAYER_WIN, BANKER_NATURAL):  # P P B: a next P would mark Big Eye
+        server.post("baccarat-2", "rounds", cards)
+    page.goto(server.url + "/tables/baccarat-2/")
+    ask = page.locator("svg.road-big_eye_road .ask-P")
+    assert not ask.is_visible()
+    page.hover("[data-ask=P]")
+    assert ask.is_visible()
+    page.mouse.move(0, 0)
+    assert not ask.is_visible()
+    page.click("[data-ask=P]")  # a tap keeps it on
+    page.mouse.move(0, 0)
+    assert ask.is_visible()
+
+
+def test_the_lobby_updates_a_tables_card_live(server: LiveServer, page: Any) -> None:
+    server.table("baccarat-3", "Baccarat 3")
+    server.post("baccarat-3", "shoes")
+    page.goto(server.url + "/")
+    page.wait_for_selector(LIVE)
+    card = "#table-baccarat-3"
+    assert page.locator(f"{card} .result").count() == 0
+    server.post("baccarat-3", "rounds", PLAYER_WIN)
+    page.wait_for_selector(f"{card} .result-P", timeout=2000)
+
+
+def test_a_page_that_reconnects_resyncs_the_rounds_it_missed(server: LiveServer, page: Any) -> None:
+    server.table("baccarat-4", "Baccarat 4")
+    server.post("baccarat-4", "shoes")
+    page.goto(server.url + "/tables/baccarat-4/")
+    page.wait_for_selector(LIVE)
+
+    server.stop()  # the server goes away; the page says so and keeps retrying
+    page.wait_for_selector("#connection.connection-offline", timeout=5000)
+    server.start()
+    rounds = [server.post("baccarat-4", "rounds", cards)["round"]["id"] for cards in (PLAYER_WIN, BANKER_NATURAL)]
+
+    page.wait_for_selector(LIVE, timeout=15000)
+    for round_id in rounds:
+        page.wait_for_selector(f"#history >> text={round_id}", timeout=5000)

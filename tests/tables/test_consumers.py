@@ -1,0 +1,133 @@
+"""Table and lobby websockets: group join, push after commit only, resync on connect."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+import pytest_asyncio
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.db import transaction
+
+from config.asgi import application
+from tables import selectors, services
+from tables.models import Table
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
+
+ORIGIN = [(b"origin", b"http://127.0.0.1")]
+SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+
+
+@pytest_asyncio.fixture(autouse=True)
+async def fresh_layer() -> None:
+    await get_channel_layer().flush()
+
+
+async def connected(path: str) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, path, headers=ORIGIN)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+@database_sync_to_async
+def table_with_shoe() -> Table:
+    table, _ = services.table_create(slug="baccarat-1", name="Baccarat 1")
+    services.shoe_start(table=table)
+    return table
+
+
+@database_sync_to_async
+def record(table: Table, **cards: list[str]) -> str:
+    return services.round_record(table=table, **(cards or SEED)).round.round_id
+
+
+@database_sync_to_async
+def version(table: Table) -> str:
+    return selectors.shoe_version(selectors.table_open_shoe(table=table))
+
+
+async def test_a_table_page_receives_the_fragments_of_each_recorded_round() -> None:
+    table = await table_with_shoe()
+    page = await connected("/ws/tables/baccarat-1/")
+    round_id = await record(table)
+    html = await page.receive_from(timeout=5)
+    assert round_id in html and 'id="roads"' in html and 'id="history"' in html
+    await page.disconnect()
+
+
+async def test_the_lobby_receives_the_changed_table_card() -> None:
+    table = await table_with_shoe()
+    lobby = await connected("/ws/lobby/")
+    await record(table)
+    html = await lobby.receive_from(timeout=5)
+    assert html.startswith('<a class="table-card" id="table-baccarat-1"')
+    await lobby.disconnect()
+
+
+async def test_a_rolled_back_round_pushes_nothing() -> None:
+    table = await table_with_shoe()
+    page = await connected("/ws/tables/baccarat-1/")
+
+    @database_sync_to_async
+    def record_then_fail() -> None:
+        with transaction.atomic():
+            services.round_record(table=table, **SEED)
+            raise RuntimeError("rolled back")
+
+    with pytest.raises(RuntimeError):
+        await record_then_fail()
+    assert await page.receive_nothing(timeout=0.5)
+    await page.disconnect()
+
+
+async def test_a_reconnecting_page_that_missed_rounds_gets_the_full_fragments() -> None:
+    table = await table_with_shoe()
+    before = await version(table)
+    await record(table)  # while the page was away
+    page = await connected("/ws/tables/baccarat-1/")
+    await page.send_to(text_data=json.dumps({"have": {"baccarat-1": before}}))
+    html = await page.receive_from(timeout=5)
+    assert 'id="game-info"' in html and f'data-version="{await version(table)}"' in html
+    await page.disconnect()
+
+
+async def test_a_page_that_is_up_to_date_gets_nothing_on_reconnect() -> None:
+    table = await table_with_shoe()
+    await record(table)
+    page = await connected("/ws/tables/baccarat-1/")
+    await page.send_to(text_data=json.dumps({"have": {"baccarat-1": await version(table)}}))
+    assert await page.receive_nothing(timeout=0.5)
+    await page.send_to(text_data="not json")  # garbage counts as having nothing
+    assert 'id="game-info"' in await page.receive_from(timeout=5)
+    await page.disconnect()
+
+
+async def test_the_lobby_resyncs_only_the_cards_a_page_missed() -> None:
+    table = await table_with_shoe()
+    await database_sync_to_async(services.table_create)(slug="baccarat-2", name="Baccarat 2")
+    stale = await version(table)
+    await record(table)
+    lobby = await connected("/ws/lobby/")
+    await lobby.send_to(text_data=json.dumps({"have": {"baccarat-1": stale, "baccarat-2": "0:0:0"}}))
+    html = await lobby.receive_from(timeout=5)
+    assert 'id="table-baccarat-1"' in html and 'id="table-baccarat-2"' not in html
+    await lobby.disconnect()
+
+
+async def test_an_unknown_table_is_refused() -> None:
+    communicator = WebsocketCommunicator(application, "/ws/tables/nowhere/", headers=ORIGIN)
+    connected, code = await communicator.connect()
+    assert not connected and code == 4404
+
+
+async def test_a_foreign_origin_is_refused() -> None:
+    await table_with_shoe()
+    communicator = WebsocketCommunicator(
+        application, "/ws/tables/baccarat-1/", headers=[(b"origin", b"http://evil.example")]
+    )
+    connected, _ = await communicator.connect()
+    assert not connected
