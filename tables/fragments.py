@@ -13,13 +13,19 @@ from django.template.loader import render_to_string
 
 from roads.selectors import shoe_roads
 
-from . import selectors
+from . import charts, selectors
+from .game.outcome import Winner
+from .game.stats import StatRound, shoe_stats
 from .models import Shoe, Table
 
 
 def table_context(table: Table, shoe: Shoe | None) -> dict[str, Any]:
     rounds = list(selectors.shoe_rounds(shoe=shoe).reverse()) if shoe else []
     road_data = shoe_roads(shoe=shoe)
+    stats = shoe_stats(
+        StatRound(Winner(r.winner), r.banker_pair, r.player_pair, r.player_natural or r.banker_natural)
+        for r in road_data.rounds
+    )
     return {
         "table": table,
         "shoe": shoe,
@@ -29,6 +35,9 @@ def table_context(table: Table, shoe: Shoe | None) -> dict[str, Any]:
         "roads": road_data,
         "good_roads": [name.replace("_", " ") for name in road_data.roads.good_roads()],
         "version": selectors.shoe_version(shoe),
+        "stats": stats,
+        "charts": {"shares": charts.shares_figure(stats), "running": charts.running_figure(stats)},
+        "limits": selectors.table_limits(table),
     }
 
 

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
+from .game.bets import BetType
 from .models import Round, Shoe, Table
 
 
@@ -58,6 +59,12 @@ def shoe_to_data(shoe: Shoe) -> dict[str, Any]:
         "started_at": shoe.started_at.isoformat(),
         "ended_at": shoe.ended_at.isoformat() if shoe.ended_at else None,
     }
+
+
+def table_limits(table: Table) -> list[tuple[str, Any, Any]]:
+    """(bet label, min, max) of the table's display limits, in the seed's bet order."""
+    limits = table.limits or {}
+    return [(bet.label, *limits[bet.value]) for bet in BetType if bet.value in limits]
 
 
 def shoe_version(shoe: Shoe | None) -> str:

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from fractions import Fraction
+
 from django import template
 
+from ..game.bets import BetType
 from ..game.cards import Card
 
 register = template.Library()
@@ -19,3 +22,26 @@ def hand(cards: tuple[Card, ...], label: str, score: int) -> dict[str, object]:
 @register.filter
 def winner_name(code: str) -> str:
     return WINNER_NAMES.get(code, code)
+
+
+SIDE_BETS = {bet.value for bet in BetType} - {"player", "banker", "tie"}
+
+
+def _odds(pays: float) -> str:
+    ratio = Fraction(pays).limit_denominator(100)
+    return f"{ratio.numerator}:{ratio.denominator}"
+
+
+@register.filter
+def winning_bets(bets: dict[str, dict[str, object]], side_only: bool = False) -> list[str]:
+    """``["Player 1:1", "Player Bonus 4:1"]`` for the bets a round paid."""
+    return [
+        f"{BetType(name).label} {_odds(float(result['pays']))}"  # type: ignore[arg-type]
+        for name, result in bets.items()
+        if result["result"] == "win" and (not side_only or name in SIDE_BETS)
+    ]
+
+
+@register.filter
+def percent(part: int, whole: int) -> str:
+    return f"{100 * part / whole:.1f}%" if whole else "–"

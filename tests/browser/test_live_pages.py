@@ -76,3 +76,17 @@ def test_a_page_that_reconnects_resyncs_the_rounds_it_missed(server: LiveServer,
     page.wait_for_selector(LIVE, timeout=15000)
     for round_id in rounds:
         page.wait_for_selector(f"#history >> text={round_id}", timeout=5000)
+
+
+def test_the_game_stats_charts_draw_and_follow_posted_rounds(server: LiveServer, page: Any) -> None:
+    server.table("baccarat-5", "Baccarat 5")
+    server.post("baccarat-5", "shoes")
+    server.post("baccarat-5", "rounds", PLAYER_WIN)
+    page.goto(server.url + "/tables/baccarat-5/")
+    page.wait_for_selector(LIVE)
+    page.wait_for_selector("[data-chart=chart-running] .main-svg")  # plotly.js drew it
+    points = "document.querySelector('[data-chart=chart-running]').data[0].x.length"
+    assert page.evaluate(points) == 1
+    server.post("baccarat-5", "rounds", BANKER_NATURAL)
+    page.wait_for_function(f"{points} === 2", timeout=2000)
+    assert "50.0%" in text(page, "#stats")

@@ -41,3 +41,26 @@ def test_earlier_shoes_are_browsable(client: Client, baccarat_1) -> None:
     services.shoe_start(table=table)
     assert old.round_id not in client.get("/tables/baccarat-1/").content.decode()
     assert old.round_id in client.get("/tables/baccarat-1/?shoe=1").content.decode()
+
+
+def test_the_table_page_shows_game_stats_with_plotly_charts_from_our_static_files(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.round_record(table=table, **SEED)  # Player 9 - 3: Player Bonus 4:1
+    services.round_record(table=table, player=["2H", "3D"], banker=["9S", "9H"])  # Banker natural 8
+    page = client.get("/tables/baccarat-1/").content.decode()
+    assert 'id="stats"' in page and "50.0%" in page
+    assert '<script id="chart-shares" type="application/json">' in page
+    assert "/static/plotly/plotly.min.js" in page and "cdn" not in page.lower()
+    assert "Banker 19:20" in page and "Banker Natural 7:2" in page  # paid bets of the last round
+    assert "Player Bonus 4:1" in page  # side bets won, in the history
+    script = b"".join(client.get("/static/plotly/plotly.min.js").streaming_content)
+    assert len(script) > 1_000_000
+
+
+def test_the_table_page_shows_the_table_limits(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    table.limits = {"player": [10, 5000], "tie": [5, 500]}
+    table.save()
+    page = client.get("/tables/baccarat-1/").content.decode()
+    assert "Player</dt><dd>10–5000" in page and "Tie</dt><dd>5–500" in page

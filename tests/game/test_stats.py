@@ -1,0 +1,23 @@
+from tables.game.outcome import Winner
+from tables.game.stats import StatRound, shoe_stats
+
+B, P, T = Winner.BANKER, Winner.PLAYER, Winner.TIE
+
+
+def test_game_stats_count_results_pairs_naturals_and_the_running_banker_minus_player() -> None:
+    rounds = [
+        StatRound(B, True, False, True),
+        StatRound(B, False, False, False),
+        StatRound(T, False, True, False),
+        StatRound(P, True, True, True),
+    ]
+    stats = shoe_stats(rounds)
+    assert (stats.rounds, stats.banker, stats.player, stats.tie) == (4, 2, 1, 1)
+    assert (stats.banker_pairs, stats.player_pairs, stats.naturals) == (2, 2, 2)
+    assert stats.running == (1, 2, 2, 1)
+    assert stats.share(stats.banker) == 0.5
+
+
+def test_an_empty_shoe_has_no_shares() -> None:
+    stats = shoe_stats([])
+    assert stats.rounds == 0 and stats.share(stats.banker) == 0.0 and stats.running == ()
