@@ -24,16 +24,17 @@ class GoodRoadRules:
 
 DEFAULT_RULES = GoodRoadRules()
 
-PATTERNS = (
-    "long_banker",
-    "long_player",
-    "one_lounge_two_rooms_banker",
-    "one_lounge_two_rooms_player",
-    "big_road_single",
-    "consecutive_banker",
-    "consecutive_player",
-    "clap_clap_road",
-)
+# Each pattern's name as seed 001 prints it.
+PATTERN_NAMES = {
+    "long_banker": "Long Banker",
+    "long_player": "Long Player",
+    "one_lounge_two_rooms_banker": "1 Lounge 2 Rooms (Banker)",
+    "one_lounge_two_rooms_player": "1 Lounge 2 Rooms (Player)",
+    "big_road_single": "Big Road Single",
+    "consecutive_banker": "Consecutive Banker",
+    "consecutive_player": "Consecutive Player",
+    "clap_clap_road": "Clap Clap Road",
+}
 
 
 def good_roads(columns: Sequence[tuple[Winner, int]], rules: GoodRoadRules = DEFAULT_RULES) -> list[str]:

@@ -33,7 +33,7 @@ def table_context(table: Table, shoe: Shoe | None) -> dict[str, Any]:
         "last": rounds[0] if rounds else None,
         "shoes": list(table.shoes.order_by("-number").values_list("number", flat=True)[:50]),
         "roads": road_data,
-        "good_roads": [name.replace("_", " ") for name in road_data.roads.good_roads()],
+        "good_roads": road_data.roads.good_roads(),
         "version": selectors.shoe_version(shoe),
         "stats": stats,
         "charts": {"shares": charts.shares_figure(stats), "running": charts.running_figure(stats)},

@@ -6,6 +6,8 @@ from typing import Any
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
+from roads.selectors import shoe_roads
+
 from .game.bets import BetType
 from .models import Round, Shoe, Table
 
@@ -76,18 +78,26 @@ def shoe_version(shoe: Shoe | None) -> str:
     return f"{shoe.number}:{seen['last'] or 0}:{seen['voided']}"
 
 
-def lobby_row(table: Table, shoe: Shoe | None, *, latest: int = 8) -> dict[str, Any]:
-    """One table's lobby card: its open shoe and that shoe's latest rounds, oldest first."""
-    rounds = list(shoe.rounds.order_by("-number")[:latest])[::-1] if shoe else []
-    for round_ in rounds:
-        round_.shoe = shoe  # spare a query per round
-    return {"table": table, "shoe": shoe, "rounds": rounds, "version": shoe_version(shoe)}
+def lobby_row(table: Table, shoe: Shoe | None) -> dict[str, Any]:
+    """One table's lobby card: its open shoe's roads, counts and good roads."""
+    roads = shoe_roads(shoe=shoe)
+    winners = [r.winner for r in roads.rounds]
+    last = roads.rounds[-1] if roads.rounds else None
+    return {
+        "table": table,
+        "shoe": shoe,
+        "roads": roads,
+        "last": last,
+        "counts": {w: winners.count(w) for w in ("B", "P", "T")},
+        "good_roads": roads.roads.good_roads(),
+        "version": shoe_version(shoe),
+    }
 
 
-def lobby_tables(*, latest: int = 8) -> list[dict[str, Any]]:
+def lobby_tables() -> list[dict[str, Any]]:
     """Every table's lobby card."""
     open_shoes = Prefetch("shoes", queryset=Shoe.objects.filter(state=Shoe.State.OPEN), to_attr="open_shoes")
     return [
-        lobby_row(table, table.open_shoes[0] if table.open_shoes else None, latest=latest)
+        lobby_row(table, table.open_shoes[0] if table.open_shoes else None)
         for table in Table.objects.prefetch_related(open_shoes)
     ]

@@ -5,5 +5,6 @@ from . import views
 app_name = "tables"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
+    path("lobby/screen/", views.lobby_screen, name="lobby_screen"),
     path("tables/<slug:slug>/", views.table_detail, name="detail"),
 ]

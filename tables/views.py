@@ -3,12 +3,27 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 
+from roads.patterns import PATTERN_NAMES
+
 from . import fragments, selectors
 from .models import Shoe, Table
 
+SCREEN_TABLES = 12  # tables per page on a lobby screen (1920x1080)
+
 
 def lobby(request: HttpRequest) -> HttpResponse:
-    return render(request, "tables/lobby.html", {"rows": selectors.lobby_tables()})
+    context = {
+        "rows": selectors.lobby_tables(),
+        "patterns": list(PATTERN_NAMES.items()),
+        "good_only": request.GET.get("good") == "1",
+        "pattern": request.GET.get("pattern", ""),
+    }
+    return render(request, "tables/lobby.html", context)
+
+
+def lobby_screen(request: HttpRequest) -> HttpResponse:
+    """Full-screen lobby display for screens beside the tables: no controls, pages cycle."""
+    return render(request, "tables/lobby_screen.html", {"rows": selectors.lobby_tables(), "per_page": SCREEN_TABLES})
 
 
 def table_detail(request: HttpRequest, slug: str) -> HttpResponse:

@@ -66,7 +66,7 @@ def wait_for(predicate, timeout: float = 30.0):
 
 def test_the_demo_serves_a_lobby_whose_tables_deal_live(demo_server: str) -> None:
     def rounds_shown() -> int:
-        return len(re.findall(r'class="result result-[BPT]', get(demo_server + "/")))
+        return len(re.findall(r'class="bead win-[BPT]"', get(demo_server + "/")))
 
     first = wait_for(rounds_shown)
     page = get(demo_server + "/")

@@ -6,6 +6,8 @@ from fractions import Fraction
 
 from django import template
 
+from roads.patterns import PATTERN_NAMES
+
 from ..game.bets import BetType
 from ..game.cards import Card
 
@@ -45,3 +47,9 @@ def winning_bets(bets: dict[str, dict[str, object]], side_only: bool = False) ->
 @register.filter
 def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "–"
+
+
+@register.filter
+def good_road_name(pattern: str) -> str:
+    """The seed's name for a good-road pattern."""
+    return PATTERN_NAMES.get(pattern, pattern)

@@ -111,6 +111,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
+    ARTIFACTS.mkdir(exist_ok=True)
     if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
         if os.environ.get("CI") == "true":
             pytest.fail(f"{CHROMIUM} is missing: .ci/run installs Debian's chromium")

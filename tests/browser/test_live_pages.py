@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from typing import Any
 
+from .conftest import ARTIFACTS as ARTIFACTS_DIR
 from .conftest import LiveServer
 
 BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
 PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 LIVE = "#connection.connection-live"
+LIVE_OR_HIDDEN = "#connection"
 
 
 def text(page: Any, selector: str) -> str:
@@ -57,9 +59,10 @@ def test_the_lobby_updates_a_tables_card_live(server: LiveServer, page: Any) -> 
     page.goto(server.url + "/")
     page.wait_for_selector(LIVE)
     card = "#table-baccarat-3"
-    assert page.locator(f"{card} .result").count() == 0
+    assert page.locator(f"{card} .bead").count() == 0
     server.post("baccarat-3", "rounds", PLAYER_WIN)
-    page.wait_for_selector(f"{card} .result-P", timeout=2000)
+    page.wait_for_selector(f"{card} svg.road-bead_plate .bead.win-P", timeout=2000)
+    page.wait_for_selector(f"{card} svg.road-big_road .ring.win-P", timeout=2000)
 
 
 def test_a_page_that_reconnects_resyncs_the_rounds_it_missed(server: LiveServer, page: Any) -> None:
@@ -90,3 +93,45 @@ def test_the_game_stats_charts_draw_and_follow_posted_rounds(server: LiveServer,
     server.post("baccarat-5", "rounds", BANKER_NATURAL)
     page.wait_for_function(f"{points} === 2", timeout=2000)
     assert "50.0%" in text(page, "#stats")
+
+
+def test_the_good_road_filter_shows_only_matching_tables(server: LiveServer, page: Any) -> None:
+    server.table("long-banker", "Long Banker Table")
+    server.post("long-banker", "shoes")
+    for _ in range(4):
+        server.post("long-banker", "rounds", BANKER_NATURAL)
+    server.table("quiet", "Quiet Table")
+    page.goto(server.url + "/")
+    assert page.locator("#table-long-banker").get_attribute("class") == "table-card has-good-road"
+    page.check("input[name=good]")
+    assert page.locator("#table-long-banker").is_visible() and not page.locator("#table-quiet").is_visible()
+    page.select_option("select[name=pattern]", "clap_clap_road")
+    assert not page.locator("#table-long-banker").is_visible() and page.locator("#no-match").is_visible()
+    page.select_option("select[name=pattern]", "long_banker")
+    assert page.locator("#table-long-banker").is_visible()
+    assert "pattern=long_banker" in page.url  # a filtered lobby can be bookmarked
+
+
+def test_the_lobby_screen_fits_12_tables_on_1920x1080_and_pages_the_rest(server: LiveServer, browser: Any) -> None:
+    for n in range(14):
+        server.table(f"screen-{n:02d}", f"Screen {n:02d}")
+        server.post(f"screen-{n:02d}", "shoes")
+        for cards in (PLAYER_WIN, BANKER_NATURAL, BANKER_NATURAL):
+            server.post(f"screen-{n:02d}", "rounds", cards)
+    context = browser.new_context(viewport={"width": 1920, "height": 1080})
+    screen = context.new_page()
+    try:
+        screen.goto(server.url + "/lobby/screen/")
+        screen.wait_for_selector(LIVE_OR_HIDDEN, state="attached")
+        visible = screen.locator(".table-card:visible")
+        assert visible.count() == 12
+        size = screen.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
+        assert size[0] <= 1920 and size[1] <= 1080, size  # no scrolling
+        for i in range(12):
+            box = visible.nth(i).bounding_box()
+            assert box["y"] + box["height"] <= 1080 and box["x"] + box["width"] <= 1920
+        assert screen.locator("#screen-pager").inner_text().startswith("Page 1 of ")
+        assert screen.locator(".topbar").is_hidden()
+        screen.screenshot(path=str(ARTIFACTS_DIR / "lobby-screen-1920x1080.png"))
+    finally:
+        context.close()

@@ -17,7 +17,9 @@ def test_the_lobby_lists_tables_with_their_latest_rounds(client: Client, baccara
     services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
     page = client.get("/").content.decode()
     assert "Baccarat 1" in page and "Baccarat 2" in page
-    assert page.count('class="result result-P') == 2
+    assert page.count('class="bead win-P"') == 2  # the compact Bead Plate
+    assert page.count('class="ring win-P"') == 2  # and Big Road
+    assert '<span class="c-B">0</span> · <span class="c-P">2</span> · <span class="c-T">0</span>' in page
     assert "Anna" in page
 
 
@@ -64,3 +66,22 @@ def test_the_table_page_shows_the_table_limits(client: Client, baccarat_1) -> No
     table.save()
     page = client.get("/tables/baccarat-1/").content.decode()
     assert "Player</dt><dd>10–5000" in page and "Tie</dt><dd>5–500" in page
+
+
+def test_lobby_cards_show_good_roads_and_are_highlighted(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    for _ in range(4):
+        services.round_record(table=table, player=["2H", "3D"], banker=["9S", "KH"])  # Banker natural
+    page = client.get("/").content.decode()
+    assert 'class="table-card has-good-road"' in page
+    assert 'data-good-roads="long_banker"' in page and ">Long Banker</span>" in page
+
+
+def test_the_lobby_screen_lists_every_table_without_controls(client: Client, baccarat_1) -> None:
+    for n in range(2, 15):
+        services.table_create(slug=f"baccarat-{n}", name=f"Baccarat {n}")
+    page = client.get("/lobby/screen/").content.decode()
+    assert page.count('id="table-baccarat-') == 14
+    assert 'data-per-page="12"' in page and '<body class="screen">' in page
+    assert "lobby-filter" not in page
