@@ -1,7 +1,8 @@
 """Run every benchmark: `python -m benchmarks`."""
 
-from . import roads
+from . import pages, roads
 
-print("Roads (1,000 random 80-round shoes)")
-for name, value in roads.main().items():
-    print(f"  {name:52s} {value:10.1f}")
+for title, module in (("Roads (1,000 random 80-round shoes)", roads), ("Pages (SQLite, in-process)", pages)):
+    print(title)
+    for name, value in module.main().items():
+        print(f"  {name:52s} {value:10.1f}")

@@ -6,9 +6,12 @@ from typing import Any
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
-from roads.selectors import shoe_roads
+from roads.engine import Roads
+from roads.entries import RoadRound
+from roads.selectors import ShoeRoads
 
 from .game.bets import BetType
+from .game.outcome import Winner
 from .models import Round, Shoe, Table
 
 
@@ -78,26 +81,42 @@ def shoe_version(shoe: Shoe | None) -> str:
     return f"{shoe.number}:{seen['last'] or 0}:{seen['voided']}"
 
 
-def lobby_row(table: Table, shoe: Shoe | None) -> dict[str, Any]:
+# What a lobby card needs of a round: number, winner, banker pair, player pair, voided.
+LobbyRound = tuple[int, str, bool, bool, bool]
+
+
+def _lobby_rounds(shoe_ids: list[int]) -> dict[int, list[LobbyRound]]:
+    """The rounds of these shoes as light tuples, in one query (a lobby shows many)."""
+    rows: dict[int, list[LobbyRound]] = {shoe_id: [] for shoe_id in shoe_ids}
+    fields = ("shoe_id", "number", "winner", "banker_pair", "player_pair", "voided")
+    for shoe_id, *rest in Round.objects.filter(shoe_id__in=shoe_ids).order_by("shoe_id", "number").values_list(*fields):
+        rows[shoe_id].append(tuple(rest))  # type: ignore[arg-type]
+    return rows
+
+
+def lobby_row(table: Table, shoe: Shoe | None, rounds: list[LobbyRound] | None = None) -> dict[str, Any]:
     """One table's lobby card: its open shoe's roads, counts and good roads."""
-    roads = shoe_roads(shoe=shoe)
-    winners = [r.winner for r in roads.rounds]
-    last = roads.rounds[-1] if roads.rounds else None
+    if rounds is None:
+        rounds = _lobby_rounds([shoe.pk])[shoe.pk] if shoe else []
+    played = [r for r in rounds if not r[4]]  # voided rounds stay out of the roads
+    roads = Roads.of(RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played))
+    winners = [r[1] for r in played]
+    voided = sum(1 for r in rounds if r[4])
     return {
         "table": table,
         "shoe": shoe,
-        "roads": roads,
-        "last": last,
+        "roads": ShoeRoads(roads, rounds=[]),  # no titles on a card
+        "last": {"number": played[-1][0], "winner": played[-1][1]} if played else None,
         "counts": {w: winners.count(w) for w in ("B", "P", "T")},
-        "good_roads": roads.roads.good_roads(),
-        "version": shoe_version(shoe),
+        "good_roads": roads.good_roads(),
+        "version": f"{shoe.number}:{rounds[-1][0] if rounds else 0}:{voided}" if shoe else "0:0:0",
     }
 
 
 def lobby_tables() -> list[dict[str, Any]]:
     """Every table's lobby card."""
     open_shoes = Prefetch("shoes", queryset=Shoe.objects.filter(state=Shoe.State.OPEN), to_attr="open_shoes")
-    return [
-        lobby_row(table, table.open_shoes[0] if table.open_shoes else None)
-        for table in Table.objects.prefetch_related(open_shoes)
-    ]
+    tables = list(Table.objects.prefetch_related(open_shoes))
+    shoes = {table.pk: table.open_shoes[0] if table.open_shoes else None for table in tables}
+    rounds = _lobby_rounds([shoe.pk for shoe in shoes.values() if shoe])
+    return [lobby_row(t, shoes[t.pk], rounds.get(shoes[t.pk].pk, []) if shoes[t.pk] else []) for t in tables]

@@ -48,7 +48,7 @@ def test_a_recorded_round_is_pushed_to_its_table_and_the_lobby_after_commit(bacc
     for fragment_id in ('id="game-info"', 'id="roads"', 'id="last-round"', 'id="history"'):
         assert fragment_id in to_table["html"]
     assert recorded.round.round_id in to_table["html"]
-    assert 'id="table-baccarat-1"' in to_lobby["html"] and "Round 1" in to_lobby["html"]
+    assert 'id="table-baccarat-1"' in to_lobby["html"] and "<dt>Round</dt><dd>1</dd>" in to_lobby["html"]
 
 
 @pytest.mark.django_db(transaction=True)

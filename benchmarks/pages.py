@@ -1,0 +1,107 @@
+"""Pages: server time of the lobby with 24 tables and of a table page with an 80-round
+shoe (median and p95 over 200 requests, in-process, no network), and the bytes pushed
+per round. Runs on a throwaway SQLite database in a temp DATA_DIR.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import statistics
+import tempfile
+import time
+import zlib
+from collections.abc import Callable
+
+TABLES = 24
+ROUNDS = 80
+REQUESTS = 200
+
+
+def _setup() -> None:
+    os.environ["DATA_DIR"] = tempfile.mkdtemp(prefix="bench-pages-")
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+
+
+def _deal() -> None:
+    """Deal each demo table one shoe of up to ROUNDS rounds through the services."""
+    from unittest import mock
+
+    from tables import services
+    from tables.demo import demo_tables_ensure
+    from tables.game.shoe import CutCardRule, Shoe
+
+    rng = random.Random(7)
+    # No page is open while setting up: skip the pushes so setup stays quick.
+    with mock.patch("tables.live.publish_table"):
+        for table in demo_tables_ensure(count=TABLES):
+            # A shallow cut card, so that a shoe lasts the ROUNDS a lobby usually shows.
+            shoe = Shoe.shuffled(decks=table.decks, rule=CutCardRule.LAST_ROUND, rng=rng, cut_depth=6, cut_jitter=0)
+            services.shoe_start(table=table)
+            for _ in range(ROUNDS):
+                if shoe.finished:
+                    break
+                outcome = shoe.deal()
+                player = [c.code for c in outcome.player_cards]
+                banker = [c.code for c in outcome.banker_cards]
+                services.round_record(table=table, player=player, banker=banker, dealer="Anna")
+
+
+def _timed(get: Callable[[], object]) -> tuple[float, float]:
+    samples = []
+    for _ in range(REQUESTS):
+        start = time.perf_counter()
+        get()
+        samples.append((time.perf_counter() - start) * 1000)
+    samples.sort()
+    return statistics.median(samples), samples[int(len(samples) * 0.95) - 1]
+
+
+def _deflated(text: str) -> int:
+    """Bytes after the raw DEFLATE a websocket's permessage-deflate applies (uvicorn's default)."""
+    compressor = zlib.compressobj(wbits=-15)
+    return len(compressor.compress(text.encode()) + compressor.flush())
+
+
+def main() -> dict[str, float]:
+    _setup()
+    from django.test import Client
+
+    from tables import fragments
+    from tables.models import Table
+
+    _deal()
+    client = Client(HTTP_HOST="localhost")
+    table = Table.objects.order_by("pk").first()
+    assert table is not None
+    path = f"/tables/{table.slug}/"
+    assert client.get("/").status_code == 200 and client.get(path).status_code == 200
+    rounds = table.shoes.get(state="open").rounds.count()
+
+    lobby_median, lobby_p95 = _timed(lambda: client.get("/"))
+    table_median, table_p95 = _timed(lambda: client.get(path))
+    start = time.perf_counter()
+    live, card = fragments.table_live_html(table), fragments.lobby_card_html(table)
+    render_ms = (time.perf_counter() - start) * 1000
+    return {
+        f"lobby, {TABLES} tables: median ms": lobby_median,
+        f"lobby, {TABLES} tables: p95 ms": lobby_p95,
+        f"table page, {rounds}-round shoe: median ms": table_median,
+        f"table page, {rounds}-round shoe: p95 ms": table_p95,
+        "pushed per round to a table page, KiB": len(live.encode()) / 1024,
+        "pushed per round to a table page, deflated, KiB": _deflated(live) / 1024,
+        "pushed per round to the lobby, KiB": len(card.encode()) / 1024,
+        "pushed per round to the lobby, deflated, KiB": _deflated(card) / 1024,
+        "rendering one round's pushes, ms": render_ms,
+    }
+
+
+if __name__ == "__main__":
+    for name, value in main().items():
+        print(f"{name:52s} {value:10.1f}")

@@ -1,0 +1,36 @@
+"""The game-stats charts are plain plotly figures: plotly's own schema must accept them."""
+
+from __future__ import annotations
+
+import plotly.graph_objects as go
+import pytest
+
+from tables import charts
+from tables.game.outcome import Winner
+from tables.game.stats import StatRound, shoe_stats
+
+B, P, T = Winner.BANKER, Winner.PLAYER, Winner.TIE
+STATS = shoe_stats(StatRound(w, False, False, False) for w in (B, B, P, T, B))
+
+
+@pytest.mark.parametrize("build", [charts.shares_figure, charts.running_figure])
+def test_each_chart_is_a_valid_plotly_figure(build) -> None:
+    go.Figure(build(STATS))  # raises ValueError on any property plotly does not know
+
+
+def test_the_shares_chart_sets_the_shoe_beside_the_theoretical_45_86_44_62_9_52() -> None:
+    shoe, theory = charts.shares_figure(STATS)["data"]
+    assert shoe["y"] == [60.0, 20.0, 20.0]
+    assert theory["y"] == [45.86, 44.62, 9.52]
+
+
+def test_the_running_chart_counts_banker_minus_player_round_by_round() -> None:
+    [line] = charts.running_figure(STATS)["data"]
+    assert line["x"] == [1, 2, 3, 4, 5] and line["y"] == [1, 2, 1, 1, 2]
+
+
+def test_a_bad_property_would_be_caught() -> None:
+    figure = charts.running_figure(STATS)
+    figure["data"][0]["colour"] = "red"
+    with pytest.raises(ValueError):
+        go.Figure(figure)
