@@ -1,8 +1,14 @@
 """Run every benchmark: `python -m benchmarks`."""
 
-from . import pages, roads
+from . import odds, pages, roads
 
-for title, module in (("Roads (1,000 random 80-round shoes)", roads), ("Pages (SQLite, in-process)", pages)):
+SUITES = (
+    ("Roads (1,000 random 80-round shoes)", roads),
+    ("Odds (exact enumeration)", odds),
+    ("Pages (SQLite, in-process)", pages),
+)
+
+for title, module in SUITES:
     print(title)
     for name, value in module.main().items():
-        print(f"  {name:52s} {value:10.1f}")
+        print(f"  {name:60s} {value:10.1f}")

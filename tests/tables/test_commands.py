@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from io import StringIO
 
 import pytest
@@ -54,3 +55,27 @@ def test_simulate_deals_real_shoes_through_the_service(db) -> None:
         rounds = Round.objects.filter(shoe__table=table).order_by("number")
         assert [r.number for r in rounds] == list(range(1, 21))
         assert all(r.dealer_name for r in rounds)
+
+
+def test_odds_prints_the_published_8_deck_return_tables() -> None:
+    out = run("odds")
+    assert "Banker wins                         0.95       2,292,252,566,437,888     0.458597   0.435668" in out
+    assert "RTP 98.94 %" in out and "RTP 98.76 %" in out and "RTP 85.64 %" in out and "RTP 89.64 %" in out
+    assert "Banker (No Commission)" in out
+
+
+def test_odds_of_a_depleted_shoe_as_json() -> None:
+    data = json.loads(run("odds", "--decks", "1", "--removed", "AH,5s,10D", "--variant", "no_commission", "--json"))
+    assert data["cards"] == 49
+    banker = data["bets"]["banker"]
+    assert banker["total"] == 49 * 48 * 47 * 46 * 45 * 44
+    assert [e["event"] for e in banker["events"]] == ["Banker wins with 6", "Banker wins", "Player wins", "Tie"]
+
+
+@pytest.mark.parametrize(
+    ("removed", "message"),
+    [("AH,ZZ", "--removed: unknown card 'ZZ'"), ("AH,AH", "AH: cannot remove 2, the shoe holds 1")],
+)
+def test_odds_refuses_bad_cards_and_more_copies_than_the_shoe_holds(removed: str, message: str) -> None:
+    with pytest.raises(CommandError, match=message):
+        run("odds", "--decks", "1", "--removed", removed)
