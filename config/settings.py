@@ -114,6 +114,15 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Background tasks (tables/tasks.py): Celery on Redis when REDIS_URL is set; otherwise
+# a worker thread in this process (tables/jobs.py), or inline when TASKS_INLINE is on
+# (the tests: each task runs right after its transaction commits).
+CELERY_BROKER_URL = REDIS_URL or None
+CELERY_TASK_IGNORE_RESULT = True
+CELERY_TASK_ACKS_LATE = True  # tasks are idempotent: a worker lost mid-task leaves it queued
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+TASKS_INLINE = env_bool("TASKS_INLINE")
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

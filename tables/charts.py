@@ -74,3 +74,28 @@ def running_figure(stats: ShoeStats) -> dict[str, Any]:
         yaxis={"zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID},
     )
     return {"data": [line], "layout": layout}
+
+
+ODDS_COLOURS = {"banker": BANKER, "player": PLAYER, "tie": TIE, "player_pair": GOLD}
+
+
+def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str, str]]) -> dict[str, Any]:
+    """Expected return of each bet (%) on the shoe left after each round; round 0 is
+    the full shoe. ``bets`` are (key, label) pairs."""
+    lines = [
+        {
+            "type": "scatter",
+            "name": label,
+            "x": [number for number, _ in points],
+            "y": [round(100 * returns[key], 3) for _, returns in points],
+            "mode": "lines",
+            "line": {"color": ODDS_COLOURS.get(key, MUTED), "width": 2},
+            "hovertemplate": "after round %{x}: %{y:.2f}%<extra>" + label + "</extra>",
+        }
+        for key, label in bets
+    ]
+    layout = _layout(
+        xaxis={"title": {"text": "Round"}, "gridcolor": GRID, "tickformat": "d", "rangemode": "tozero"},
+        yaxis={"ticksuffix": "%", "zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID},
+    )
+    return {"data": lines, "layout": layout}

@@ -65,7 +65,7 @@ class LobbyConsumer(FragmentConsumer):
 
 def _table_resync(slug: str, version: str | None) -> str:
     table = Table.objects.get(slug=slug)
-    current = selectors.shoe_version(selectors.shoe_find(table=table, which="current"))
+    current = selectors.table_version(selectors.shoe_find(table=table, which="current"))
     return "" if version == current else fragments.table_live_html(table)
 
 

@@ -13,7 +13,7 @@ from django.template.loader import render_to_string
 
 from roads.selectors import shoe_roads
 
-from . import charts, selectors
+from . import charts, odds, selectors
 from .game.outcome import Winner
 from .game.stats import StatRound, shoe_stats
 from .models import Shoe, Table
@@ -34,9 +34,10 @@ def table_context(table: Table, shoe: Shoe | None) -> dict[str, Any]:
         "shoes": list(table.shoes.order_by("-number").values_list("number", flat=True)[:50]),
         "roads": road_data,
         "good_roads": road_data.roads.good_roads(),
-        "version": selectors.shoe_version(shoe),
+        "version": selectors.table_version(shoe),
         "stats": stats,
         "charts": {"shares": charts.shares_figure(stats), "running": charts.running_figure(stats)},
+        "odds": odds.odds_context(table, shoe, rounds),
         "limits": selectors.table_limits(table),
     }
 
@@ -45,6 +46,19 @@ def table_live_html(table: Table) -> str:
     """The live part of the table page, for its current shoe."""
     shoe = selectors.shoe_find(table=table, which="current")
     return render_to_string("tables/_table_live.html", table_context(table, shoe))
+
+
+def table_odds_html(table: Table) -> str:
+    """The odds panel and the game info (which carries the page's version)."""
+    shoe = selectors.shoe_find(table=table, which="current")
+    rounds = list(selectors.shoe_rounds(shoe=shoe).reverse()) if shoe else []
+    context = {"table": table, "shoe": shoe, "rounds": rounds, "last": rounds[0] if rounds else None}
+    context |= {
+        "version": selectors.table_version(shoe),
+        "limits": selectors.table_limits(table),
+        "odds": odds.odds_context(table, shoe, rounds),
+    }
+    return render_to_string("tables/_odds_push.html", context)
 
 
 def lobby_card_html(table: Table) -> str:

@@ -37,3 +37,20 @@ def publish_table(table_id: int) -> None:
         send(LOBBY_GROUP, {"type": PUSH, "html": fragments.lobby_card_html(table)})
     except Exception:
         log.warning("live push for table %s failed", table_id, exc_info=True)
+
+
+def publish_odds(table_id: int) -> None:
+    """Push the table's odds panel (with the game info, which carries the page's
+    version for resync) once the odds of a round are stored; never raises."""
+    from . import fragments
+    from .models import Table
+
+    try:
+        table = Table.objects.get(pk=table_id)
+        layer = get_channel_layer()
+        if layer is not None:
+            async_to_sync(layer.group_send)(
+                table_group(table.slug), {"type": PUSH, "html": fragments.table_odds_html(table)}
+            )
+    except Exception:
+        log.warning("odds push for table %s failed", table_id, exc_info=True)

@@ -118,6 +118,11 @@ class Round(models.Model):
     banker_wins_with_six = models.BooleanField()
     margin = models.PositiveSmallIntegerField()
     bets = models.JSONField(help_text="Every bet's result under the paytable in force.")
+    odds = models.JSONField(
+        null=True,
+        blank=True,
+        help_text="Expected return of every bet on the shoe left after this round; computed in the background.",
+    )
     dealer_name = models.CharField(max_length=80, blank=True)
     created_at = models.DateTimeField(default=timezone.now, db_index=True)
     voided = models.BooleanField(default=False)

@@ -81,6 +81,15 @@ def shoe_version(shoe: Shoe | None) -> str:
     return f"{shoe.number}:{seen['last'] or 0}:{seen['voided']}"
 
 
+def table_version(shoe: Shoe | None) -> str:
+    """:func:`shoe_version` and the last round whose odds are stored: a table page
+    also shows the odds, which arrive after their round."""
+    if shoe is None:
+        return "0:0:0:0"
+    odds = shoe.rounds.filter(odds__isnull=False).aggregate(last=Max("number"))["last"] or 0
+    return f"{shoe_version(shoe)}:{odds}"
+
+
 # What a lobby card needs of a round: number, winner, banker pair, player pair, voided.
 LobbyRound = tuple[int, str, bool, bool, bool]
 

@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from . import live
+from . import jobs, live, tasks
 from .game.bets import results_to_data, settle_bets
 from .game.cards import Card, pack_cards, unpack_cards
 from .game.outcome import RoundOutcome
@@ -160,6 +160,7 @@ def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, de
             dealer_name=dealer or table.dealer_name,
         )
         transaction.on_commit(lambda: live.publish_table(table.pk))
+        transaction.on_commit(lambda: jobs.enqueue(tasks.round_odds_compute, round_.pk))
     return RecordedRound(round_, created=True)
 
 

@@ -7,4 +7,5 @@ urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("lobby/screen/", views.lobby_screen, name="lobby_screen"),
     path("tables/<slug:slug>/", views.table_detail, name="detail"),
+    path("tables/<slug:slug>/odds/", views.table_odds, name="odds"),
 ]

@@ -5,7 +5,7 @@ from django.shortcuts import get_object_or_404, render
 
 from roads.patterns import PATTERN_NAMES
 
-from . import fragments, selectors
+from . import fragments, odds, selectors
 from .models import Shoe, Table
 
 SCREEN_TABLES = 12  # tables per page on a lobby screen (1920x1080)
@@ -36,3 +36,13 @@ def table_detail(request: HttpRequest, slug: str) -> HttpResponse:
     # Only the current shoe is live; an earlier shoe is a fixed record.
     context["live"] = shoe is None or shoe.state == Shoe.State.OPEN
     return render(request, "tables/table.html", context)
+
+
+def table_odds(request: HttpRequest, slug: str) -> HttpResponse:
+    """Payouts & odds: the table's paytable and the exact full-shoe return table of every bet."""
+    table = get_object_or_404(Table, slug=slug)
+    full = odds.full_shoe_odds(table)
+    tables = [(bet.label, bet_odds) for bet, bet_odds in full.bets.items()]
+    if table.variant == "standard":
+        tables.insert(2, ("Banker (No Commission)", full.no_commission_banker))
+    return render(request, "tables/odds.html", {"table": table, "decks": table.decks, "return_tables": tables})

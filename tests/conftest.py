@@ -63,3 +63,9 @@ def staff_reviewer(db: None) -> User:
 @pytest.fixture
 def outsider(db: None) -> User:
     return User.objects.create_user("outsider", password="pw-outsider-1")
+
+
+@pytest.fixture(autouse=True)
+def tasks_inline(settings: Any) -> None:
+    """Background tasks run right after their transaction commits, in the test's thread."""
+    settings.TASKS_INLINE = True

@@ -10,6 +10,7 @@ from roads.patterns import PATTERN_NAMES
 
 from ..game.bets import BetType
 from ..game.cards import Card
+from ..game.odds import Event
 
 register = template.Library()
 
@@ -47,6 +48,43 @@ def winning_bets(bets: dict[str, dict[str, object]], side_only: bool = False) ->
 @register.filter
 def percent(part: int, whole: int) -> str:
     return f"{100 * part / whole:.1f}%" if whole else "–"
+
+
+@register.filter
+def signed_percent(value: float | None, places: int = 3) -> str:
+    """An expected return as a signed percentage: ``-1.058%``; a dash when unknown."""
+    return "–" if value is None else f"{100 * value:+.{places}f}%".replace("-", "−")
+
+
+@register.filter
+def grouped(count: int) -> str:
+    return f"{count:,d}"
+
+
+@register.filter
+def six_places(value: Fraction | float) -> str:
+    return f"{float(value):.6f}"
+
+
+@register.filter
+def probability(event: Event, total: int) -> str:
+    return f"{event.count / total:.6f}"
+
+
+@register.filter
+def event_return(event: Event, total: int) -> str:
+    return f"{float(event.pays) * event.count / total:.6f}"
+
+
+@register.filter
+def rtp(value: Fraction) -> str:
+    return f"{100 * float(value):.2f}%"
+
+
+@register.filter
+def payout(pays: Fraction) -> str:
+    """What an event pays, as on the seeds' tables: 0.95, 8, -1, 0."""
+    return f"{float(pays):g}"
 
 
 @register.filter

@@ -95,6 +95,24 @@ def test_the_game_stats_charts_draw_and_follow_posted_rounds(server: LiveServer,
     assert "50.0%" in text(page, "#stats")
 
 
+def test_the_shoe_odds_panel_and_chart_follow_posted_rounds(server: LiveServer, page: Any) -> None:
+    server.table("baccarat-7", "Baccarat 7")
+    server.post("baccarat-7", "shoes")
+    page.goto(server.url + "/tables/baccarat-7/")
+    page.wait_for_selector(LIVE)
+    assert "full shoe" in text(page, "#odds") and "416 cards left" in text(page, "#odds")
+    page.wait_for_selector("[data-chart=chart-odds] .main-svg")
+    points = "document.querySelector('[data-chart=chart-odds]').data[0].x.length"
+    assert page.evaluate(points) == 1  # the full shoe
+
+    server.post("baccarat-7", "rounds", PLAYER_WIN)  # computed on the server's worker thread
+    page.wait_for_selector("#odds >> text=after round 1", timeout=2000)
+    assert "410 cards left" in text(page, "#odds")
+    page.wait_for_function(f"{points} === 2", timeout=2000)
+    banker = page.locator("#odds tr", has_text="Banker").first.inner_text()
+    assert "−1.058%" in banker  # the full-shoe value beside the shoe left
+
+
 def test_the_good_road_filter_shows_only_matching_tables(server: LiveServer, page: Any) -> None:
     server.table("long-banker", "Long Banker Table")
     server.post("long-banker", "shoes")

@@ -34,3 +34,11 @@ def test_a_bad_property_would_be_caught() -> None:
     figure["data"][0]["colour"] = "red"
     with pytest.raises(ValueError):
         go.Figure(figure)
+
+
+def test_the_odds_chart_draws_each_bets_return_in_percent_from_the_full_shoe_on() -> None:
+    points = [(0, {"banker": -0.010579, "tie": -0.143596}), (1, {"banker": -0.0104, "tie": -0.1441})]
+    figure = charts.odds_figure(points, [("banker", "Banker"), ("tie", "Tie")])
+    go.Figure(figure)
+    banker, tie = figure["data"]
+    assert banker["x"] == [0, 1] and banker["y"] == [-1.058, -1.04] and tie["name"] == "Tie"

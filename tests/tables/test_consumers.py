@@ -47,7 +47,14 @@ def record(table: Table, **cards: list[str]) -> str:
 
 @database_sync_to_async
 def version(table: Table) -> str:
+    """What a lobby card shows of the table's shoe."""
     return selectors.shoe_version(selectors.table_open_shoe(table=table))
+
+
+@database_sync_to_async
+def page_version(table: Table) -> str:
+    """What a table page shows: the shoe and the odds stored so far."""
+    return selectors.table_version(selectors.table_open_shoe(table=table))
 
 
 async def test_a_table_page_receives_the_fragments_of_each_recorded_round() -> None:
@@ -86,12 +93,33 @@ async def test_a_rolled_back_round_pushes_nothing() -> None:
 
 async def test_a_reconnecting_page_that_missed_rounds_gets_the_full_fragments() -> None:
     table = await table_with_shoe()
-    before = await version(table)
+    before = await page_version(table)
     await record(table)  # while the page was away
     page = await connected("/ws/tables/baccarat-1/")
     await page.send_to(text_data=json.dumps({"have": {"baccarat-1": before}}))
     html = await page.receive_from(timeout=5)
-    assert 'id="game-info"' in html and f'data-version="{await version(table)}"' in html
+    assert 'id="game-info"' in html and f'data-version="{await page_version(table)}"' in html
+    await page.disconnect()
+
+
+async def test_the_odds_of_a_round_follow_its_fragments_with_the_page_version() -> None:
+    table = await table_with_shoe()
+    page = await connected("/ws/tables/baccarat-1/")
+    await record(table)
+    first, second = await page.receive_from(timeout=5), await page.receive_from(timeout=5)
+    assert 'id="history"' in first and "computing round 1" in first
+    assert 'id="odds"' in second and "after round 1" in second and 'id="history"' not in second
+    assert f'data-version="{await page_version(table)}"' in second
+    await page.disconnect()
+
+
+async def test_a_page_that_missed_only_the_odds_gets_them_on_reconnect() -> None:
+    table = await table_with_shoe()
+    await record(table)
+    shown = (await page_version(table)).rsplit(":", 1)[0] + ":0"  # the round, not yet its odds
+    page = await connected("/ws/tables/baccarat-1/")
+    await page.send_to(text_data=json.dumps({"have": {"baccarat-1": shown}}))
+    assert "after round 1" in await page.receive_from(timeout=5)
     await page.disconnect()
 
 
@@ -99,7 +127,7 @@ async def test_a_page_that_is_up_to_date_gets_nothing_on_reconnect() -> None:
     table = await table_with_shoe()
     await record(table)
     page = await connected("/ws/tables/baccarat-1/")
-    await page.send_to(text_data=json.dumps({"have": {"baccarat-1": await version(table)}}))
+    await page.send_to(text_data=json.dumps({"have": {"baccarat-1": await page_version(table)}}))
     assert await page.receive_nothing(timeout=0.5)
     await page.send_to(text_data="not json")  # garbage counts as having nothing
     assert 'id="game-info"' in await page.receive_from(timeout=5)

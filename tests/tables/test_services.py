@@ -41,8 +41,9 @@ def test_a_recorded_round_is_pushed_to_its_table_and_the_lobby_after_commit(bacc
     services.shoe_start(table=table)
     table_channel, lobby_channel = listen(table_group(table.slug)), listen("lobby")
     recorded = services.round_record(table=table, **SEED)
-    [to_table] = pending(table_channel)
+    to_table, odds = pending(table_channel)  # the round's fragments, then its odds once computed
     [to_lobby] = pending(lobby_channel)
+    assert 'id="odds"' in odds["html"] and "after round 1" in odds["html"]
     assert to_table["type"] == to_lobby["type"] == "fragments.push"
     # The table page's live fragments, each swapped in by its id, and the lobby card.
     for fragment_id in ('id="game-info"', 'id="roads"', 'id="last-round"', 'id="history"'):

@@ -1,0 +1,17 @@
+"""The Celery app: background work on a Redis broker when ``REDIS_URL`` is set.
+
+With no broker (the embedded default) :mod:`tables.jobs` runs the same tasks on a
+worker thread inside the server process instead.
+"""
+
+from __future__ import annotations
+
+import os
+
+from celery import Celery
+
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+
+app = Celery("baccarat")
+app.config_from_object("django.conf:settings", namespace="CELERY")
+app.autodiscover_tasks()

@@ -1,0 +1,100 @@
+"""Shoe odds in the product: load a shoe's cards, call the exact engine, store, push.
+
+After each round a background task computes the expected return of every bet on the
+shoe that is left and stores it on the round (``Round.odds``); pages read what is
+stored and never wait for it. Burned cards are unknown, so they stay in the count:
+the odds are exact for what the table has shown.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from .game.bets import BetType, Paytable
+from .game.cards import unpack_cards
+from .game.odds import Composition, CompositionError, ShoeOdds, shoe_odds
+from .models import Round, Shoe, Table
+
+CHART_BETS = (BetType.BANKER, BetType.PLAYER, BetType.TIE, BetType.PLAYER_PAIR)
+
+
+@lru_cache(maxsize=64)
+def _full_shoe(decks: int, paytable_json: str) -> ShoeOdds:
+    return shoe_odds(Composition.full(decks), Paytable().updated(json.loads(paytable_json)))
+
+
+def full_shoe_odds(table: Table) -> ShoeOdds:
+    """The table's return tables for a full shoe (computed once per process)."""
+    return _full_shoe(table.decks, json.dumps(table.get_paytable().to_data(), sort_keys=True))
+
+
+def odds_to_stored(odds: ShoeOdds) -> dict[str, Any]:
+    return {
+        "cards": odds.composition.size,
+        "returns": {bet.value: round(float(o.expected_return), 8) for bet, o in odds.bets.items()},
+        "no_commission_banker": round(float(odds.no_commission_banker.expected_return), 8),
+    }
+
+
+def round_odds_compute(*, round_pk: int) -> bool:
+    """Store the odds of the shoe left after this round, then push them; a round that
+    has its odds already (a retried task) is left alone. True when it stored them."""
+    from . import live
+
+    round_ = Round.objects.select_related("shoe__table").filter(pk=round_pk).first()
+    if round_ is None or round_.odds is not None:
+        return False
+    shoe, table = round_.shoe, round_.shoe.table
+    dealt = shoe.rounds.filter(number__lte=round_.number).values_list("player_cards", "banker_cards")
+    composition = Composition.full(shoe.decks).without(card for p, b in dealt for card in unpack_cards(p + b))
+    try:
+        stored = odds_to_stored(shoe_odds(composition, table.get_paytable()))
+    except CompositionError:
+        stored = {"cards": composition.size, "returns": {}, "no_commission_banker": None}  # too few cards left
+    if not Round.objects.filter(pk=round_pk, odds__isnull=True).update(odds=stored):
+        return False
+    live.publish_odds(table.pk)
+    return True
+
+
+@dataclass(frozen=True)
+class OddsRow:
+    label: str
+    full: float
+    now: float | None
+
+    @property
+    def positive(self) -> bool:
+        return self.now is not None and self.now > 0
+
+    @property
+    def change(self) -> float | None:
+        return None if self.now is None else self.now - self.full
+
+
+def odds_context(table: Table, shoe: Shoe | None, rounds: list[Round]) -> dict[str, Any]:
+    """The odds panel: each bet's return now beside its full-shoe value, and the chart
+    points. ``rounds`` are the shoe's rounds, newest first, as the page loaded them."""
+    from . import charts
+
+    full = full_shoe_odds(table)
+    computed = [r for r in rounds if r.odds is not None]
+    latest = computed[0] if computed else None
+    returns = latest.odds["returns"] if latest else {}
+    rows = []
+    for bet, bet_odds in full.bets.items():
+        now = returns.get(bet.value) if latest else float(bet_odds.expected_return)
+        rows.append(OddsRow(bet.label, float(bet_odds.expected_return), now))
+    points = [(0, {bet.value: float(full.bets[bet].expected_return) for bet in CHART_BETS})]
+    points += [(r.number, r.odds["returns"]) for r in reversed(computed) if r.odds["returns"]]
+    return {
+        "rows": rows,
+        "after": latest.number if latest else None,
+        "cards_left": latest.odds["cards"] if latest else (shoe.decks * 52 if shoe else table.decks * 52),
+        "pending": bool(rounds) and rounds[0].odds is None,
+        "positive": [row.label for row in rows if row.positive],
+        "figure": charts.odds_figure(points, [(bet.value, bet.label) for bet in CHART_BETS]),
+    }

@@ -1,0 +1,90 @@
+"""Shoe odds in the product: computed after each round off the request path, stored on
+the round, shown beside the full-shoe values; and the Payouts & odds page."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from tables import jobs, services
+from tables.game.bets import BetType
+from tables.game.cards import Card
+from tables.game.odds import Composition, shoe_odds
+from tables.models import Round
+from tables.odds import round_odds_compute
+
+SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+SECOND = {"player": ["7H", "KS"], "banker": ["2C", "3D", "7S"]}
+
+
+def cards(*codes: str) -> list[Card]:
+    return [Card.parse(c) for c in codes]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_each_round_stores_the_exact_odds_of_the_shoe_left_after_it(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.round_record(table=table, **SEED)
+    second = services.round_record(table=table, **SECOND).round
+    second.refresh_from_db()
+    left = Composition.full(8).without(cards("AH", "3S", "5D", "JC", "2H", "AD", "7H", "KS", "2C", "3D", "7S"))
+    exact = shoe_odds(left, table.get_paytable())
+    assert second.odds["cards"] == 405
+    assert second.odds["returns"]["banker"] == round(float(exact.bets[BetType.BANKER].expected_return), 8)
+    assert second.odds["returns"]["tie"] == round(float(exact.bets[BetType.TIE].expected_return), 8)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_voided_rounds_cards_stay_out_of_the_shoe(baccarat_1, staff_reviewer) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    first = services.round_record(table=table, **SEED).round
+    services.round_void(round_=first, reason="misdeal", user=staff_reviewer)
+    second = services.round_record(table=table, **SECOND).round
+    second.refresh_from_db()
+    assert second.odds["cards"] == 416 - 11
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_retried_task_leaves_the_stored_odds_alone(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    round_ = services.round_record(table=table, **SEED).round
+    Round.objects.filter(pk=round_.pk).update(odds={"cards": 1, "returns": {}, "no_commission_banker": None})
+    assert round_odds_compute(round_pk=round_.pk) is False
+    assert Round.objects.get(pk=round_.pk).odds["cards"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_without_a_broker_the_odds_are_computed_on_a_worker_thread(baccarat_1, settings) -> None:
+    settings.TASKS_INLINE = False
+    settings.CELERY_BROKER_URL = None
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    round_ = services.round_record(table=table, **SEED).round
+    jobs.drain()
+    assert Round.objects.get(pk=round_.pk).odds["cards"] == 410
+
+
+def test_the_odds_panel_shows_each_bet_now_beside_the_full_shoe(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    round_ = services.round_record(table=table, **SEED).round  # on_commit does not run here: no odds yet
+    page = client.get("/tables/baccarat-1/").content.decode()
+    assert 'id="odds"' in page and "computing round 1" in page and 'id="chart-odds"' in page
+    returns = {bet.value: -0.01 for bet in BetType} | {"tie": 0.0123}
+    Round.objects.filter(pk=round_.pk).update(odds={"cards": 410, "returns": returns, "no_commission_banker": -0.01})
+    page = client.get("/tables/baccarat-1/").content.decode()
+    assert "after round 1" in page and "410 cards left" in page and "computing" not in page
+    # The tie's edge turned positive: highlighted, with its full-shoe value beside it.
+    assert page.count('class="edge-positive"') == 1
+    assert "<td>Tie <span" in page and "+1.230%" in page and "−14.360%" in page
+
+
+def test_the_payouts_and_odds_page_shows_the_published_return_tables(client: Client, baccarat_1) -> None:
+    page = client.get("/tables/baccarat-1/odds/").content.decode()
+    assert "2,292,252,566,437,888" in page and "4,998,398,275,503,360" in page
+    assert "Banker (No Commission)" in page and "RTP 98.94%" in page and "RTP 89.64%" in page
+    assert "18,409,431,764,992" in page and "86,320" in page  # Player Bonus win by 9; pair combinations
+    assert client.get("/tables/nowhere/odds/").status_code == 404
