@@ -12,6 +12,7 @@ import tempfile
 import time
 import zlib
 from collections.abc import Callable
+from unittest import mock
 
 TABLES = 24
 ROUNDS = 80
@@ -31,15 +32,14 @@ def _setup() -> None:
 
 def _deal() -> None:
     """Deal each demo table one shoe of up to ROUNDS rounds through the services."""
-    from unittest import mock
-
     from tables import services
     from tables.demo import demo_tables_ensure
     from tables.game.shoe import CutCardRule, Shoe
 
     rng = random.Random(7)
-    # No page is open while setting up: skip the pushes so setup stays quick.
-    with mock.patch("tables.live.publish_table"):
+    # No page is open while setting up: skip the pushes and the per-round odds (the
+    # measured table gets its odds below) so setup stays quick.
+    with mock.patch("tables.live.publish_table"), mock.patch("tables.jobs.enqueue"):
         for table in demo_tables_ensure(count=TABLES):
             # A shallow cut card, so that a shoe lasts the ROUNDS a lobby usually shows.
             shoe = Shoe.shuffled(decks=table.decks, rule=CutCardRule.LAST_ROUND, rng=rng, cut_depth=6, cut_jitter=0)
@@ -73,13 +73,18 @@ def main() -> dict[str, float]:
     _setup()
     from django.test import Client
 
-    from tables import fragments
-    from tables.models import Table
+    from config.heap import freeze_startup_heap
+    from tables import fragments, odds
+    from tables.models import Round, Table
 
     _deal()
     client = Client(HTTP_HOST="localhost")
     table = Table.objects.order_by("pk").first()
     assert table is not None
+    with mock.patch("tables.live.publish_odds"):
+        for round_pk in Round.objects.filter(shoe__table=table).values_list("pk", flat=True):
+            odds.round_odds_compute(round_pk=round_pk)
+    freeze_startup_heap()  # as config.asgi does once the server has loaded
     path = f"/tables/{table.slug}/"
     assert client.get("/").status_code == 200 and client.get(path).status_code == 200
     rounds = table.shoes.get(state="open").rounds.count()

@@ -27,3 +27,7 @@ application = ProtocolTypeRouter(
 )
 if settings.SIMULATE_INTERVAL > 0:
     application = SimulationLifespan(application, interval=settings.SIMULATE_INTERVAL)
+
+from config.heap import freeze_startup_heap  # noqa: E402
+
+freeze_startup_heap()

@@ -1,0 +1,169 @@
+"""Reviewer statistics: observed results against their exact expectations.
+
+Chi-square goodness-of-fit tests of the Banker/Player/Tie split and of the side events
+(pairs, naturals), the distribution of streak lengths against a game of independent
+rounds, and flat-bet "what if" curves. Plain Python: p-values come from the
+chi-square survival function's closed forms for whole degrees of freedom.
+"""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .odds import Composition, hands_counts
+
+EVENTS = ("banker", "player", "tie", "player_pair", "banker_pair", "natural")
+
+
+def expected_rates(composition: Composition | None = None) -> dict[str, float]:
+    """Exact chance per round of each event, for a full shoe by default."""
+    composition = composition or Composition.full(8)
+    hands = hands_counts(composition.values)
+    total = sum(hands.values())
+
+    def share(matches: Iterable[bool]) -> float:
+        return float(Fraction(sum(n for h, n, m in zip(hands, hands.values(), matches, strict=True) if m), total))
+
+    size = composition.size
+    pair = Fraction(sum(n * (n - 1) for n in composition.ranks), size * (size - 1))
+    return {
+        "banker": share(h.winner == "B" for h in hands),
+        "player": share(h.winner == "P" for h in hands),
+        "tie": share(h.winner == "T" for h in hands),
+        "player_pair": float(pair),
+        "banker_pair": float(pair),
+        "natural": share(h.player_natural or h.banker_natural for h in hands),
+    }
+
+
+def chi2_sf(x: float, df: int) -> float:
+    """P(X >= x) for a chi-square variable with ``df`` (whole) degrees of freedom."""
+    if df < 1:
+        raise ValueError("degrees of freedom must be at least 1")
+    if x <= 0:
+        return 1.0
+    half = x / 2
+    if df % 2 == 0:
+        term = total = 1.0
+        for i in range(1, df // 2):
+            term *= half / i
+            total += term
+        return min(1.0, math.exp(-half) * total)
+    root = math.sqrt(x)
+    total, term = math.erfc(root / math.sqrt(2)), math.sqrt(2 * x / math.pi) * math.exp(-half)
+    for r in range(1, (df + 1) // 2):
+        total += term
+        term *= x / (2 * r + 1)
+    return min(1.0, total)
+
+
+@dataclass(frozen=True)
+class ChiSquare:
+    statistic: float
+    df: int
+    p_value: float
+
+
+def chi_square(observed: Sequence[int], probabilities: Sequence[float]) -> ChiSquare | None:
+    """Goodness of fit of counts to category probabilities; None without data."""
+    n = sum(observed)
+    if n == 0:
+        return None
+    statistic = sum((o - n * p) ** 2 / (n * p) for o, p in zip(observed, probabilities, strict=True) if p > 0)
+    df = len(observed) - 1
+    return ChiSquare(statistic, df, chi2_sf(statistic, df))
+
+
+@dataclass(frozen=True)
+class ReviewRound:
+    """What the statistics need of a round."""
+
+    winner: str  # "B", "P" or "T"
+    player_pair: bool
+    banker_pair: bool
+    natural: bool
+
+
+@dataclass(frozen=True)
+class EventRow:
+    event: str
+    observed: int
+    expected: float  # count
+    test: ChiSquare | None
+
+
+@dataclass(frozen=True)
+class Frequencies:
+    rounds: int
+    rows: tuple[EventRow, ...]
+    split: ChiSquare | None  # Banker / Player / Tie together, 2 degrees of freedom
+
+    @property
+    def lowest_p(self) -> float | None:
+        tests = [t.p_value for t in (self.split, *(r.test for r in self.rows)) if t is not None]
+        return min(tests) if tests else None
+
+
+def frequencies(rounds: Sequence[ReviewRound], rates: Mapping[str, float]) -> Frequencies:
+    """Observed counts of each event against the exact expectation, each with a
+    chi-square test (1 degree of freedom), and the B/P/T split tested together."""
+    n = len(rounds)
+    counts = Counter[str]()
+    for r in rounds:
+        counts[{"B": "banker", "P": "player", "T": "tie"}[r.winner]] += 1
+        counts["player_pair"] += r.player_pair
+        counts["banker_pair"] += r.banker_pair
+        counts["natural"] += r.natural
+    rows = tuple(
+        EventRow(e, counts[e], n * rates[e], chi_square([counts[e], n - counts[e]], [rates[e], 1 - rates[e]]))
+        for e in EVENTS
+    )
+    split = chi_square(
+        [counts["banker"], counts["player"], counts["tie"]], [rates["banker"], rates["player"], rates["tie"]]
+    )
+    return Frequencies(n, rows, split)
+
+
+def streak_lengths(winners: Iterable[str]) -> list[int]:
+    """Lengths of the runs of one side winning, ties ignored (the Big Road's columns);
+    the last run is left out: it may not have ended yet."""
+    lengths: list[int] = []
+    last = None
+    for w in winners:
+        if w == "T":
+            continue
+        if w == last:
+            lengths[-1] += 1
+        else:
+            lengths.append(1)
+            last = w
+    return lengths[:-1]
+
+
+def expected_streaks(streaks: int, rates: Mapping[str, float], longest: int) -> list[float]:
+    """Expected number of streaks of each length 1..longest (the last one: or more),
+    among ``streaks`` streaks of independent rounds. Banker and Player streaks
+    alternate, so half are each side's, and each side's length is geometric."""
+    banker = rates["banker"] / (rates["banker"] + rates["player"])
+    expected = []
+    for length in range(1, longest + 1):
+        share = 0.0
+        for stay in (banker, 1 - banker):
+            share += 0.5 * (stay ** (length - 1) if length == longest else (1 - stay) * stay ** (length - 1))
+        expected.append(streaks * share)
+    return expected
+
+
+def flat_bet_curve(pays: Iterable[float | None]) -> list[float]:
+    """Units won or lost so far, one unit on every round the bet was open (``None``:
+    closed, e.g. past its Max Round Limitation)."""
+    total, curve = 0.0, []
+    for result in pays:
+        if result is not None:
+            total += result
+        curve.append(round(total, 4))
+    return curve
