@@ -123,6 +123,9 @@ CELERY_TASK_ACKS_LATE = True  # tasks are idempotent: a worker lost mid-task lea
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 TASKS_INLINE = env_bool("TASKS_INLINE")
 
+# Reviewer statistics flag a shoe whose lowest p-value falls under this.
+REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
+
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
     {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},

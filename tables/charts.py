@@ -99,3 +99,34 @@ def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str
         yaxis={"ticksuffix": "%", "zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID},
     )
     return {"data": lines, "layout": layout}
+
+
+def observed_expected_figure(
+    labels: list[str], observed: list[int], expected: list[float], *, x_title: str
+) -> dict[str, Any]:
+    """Observed counts as bars beside the expected counts."""
+    bars = [
+        {"type": "bar", "name": "Observed", "x": labels, "y": observed, "marker": {"color": GOLD}},
+        {
+            "type": "bar",
+            "name": "Expected",
+            "x": labels,
+            "y": [round(v, 2) for v in expected],
+            "marker": {"color": MUTED},
+            "opacity": 0.6,
+        },
+    ]
+    layout = _layout(barmode="group", xaxis={"title": {"text": x_title}, "type": "category"}, yaxis={"gridcolor": GRID})
+    return {"data": bars, "layout": layout}
+
+
+def flat_bets_figure(x: list[int], curves: dict[str, list[float]]) -> dict[str, Any]:
+    """Units won or lost by one unit on every round, one line per bet."""
+    lines = [{"type": "scatter", "mode": "lines", "name": name, "x": x, "y": y} for name, y in curves.items()]
+    layout = _layout(
+        height=360,
+        xaxis={"title": {"text": "Rounds"}, "gridcolor": GRID},
+        yaxis={"title": {"text": "Units"}, "zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID},
+        legend={"orientation": "v", "x": 1.02, "y": 1},
+    )
+    return {"data": lines, "layout": layout}

@@ -42,3 +42,8 @@ def test_the_odds_chart_draws_each_bets_return_in_percent_from_the_full_shoe_on(
     go.Figure(figure)
     banker, tie = figure["data"]
     assert banker["x"] == [0, 1] and banker["y"] == [-1.058, -1.04] and tie["name"] == "Tie"
+
+
+def test_the_review_charts_are_valid_plotly_figures() -> None:
+    go.Figure(charts.observed_expected_figure(["1", "2+"], [3, 1], [2.5, 1.5], x_title="Streak length"))
+    go.Figure(charts.flat_bets_figure([1, 2], {"Banker": [0.95, 1.9]}))

@@ -1,0 +1,197 @@
+"""Reviewer statistics and exports: which rounds a reviewer asked for, and the report.
+
+The statistics themselves are in :mod:`tables.game.review`; this module loads rounds
+by table and date range, groups them by shoe, and builds the charts.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from dataclasses import dataclass
+from datetime import date
+from functools import lru_cache
+from typing import Any
+
+from django import forms
+from django.conf import settings
+from django.db.models import QuerySet
+
+from . import charts
+from .game.bets import BetType
+from .game.odds import Composition
+from .game.review import (
+    Frequencies,
+    ReviewRound,
+    expected_rates,
+    expected_streaks,
+    flat_bet_curve,
+    frequencies,
+    streak_lengths,
+)
+from .models import Round, Shoe, Table
+from .selectors import round_to_data
+
+LONGEST_STREAK = 8  # streak lengths shown one by one; the last bucket is "8 or more"
+CURVE_POINTS = 2000  # flat-bet curves are thinned to about this many points
+
+
+class ReviewForm(forms.Form):
+    table = forms.ModelChoiceField(Table.objects.order_by("name"), required=False, to_field_name="slug")
+    start = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+    threshold = forms.FloatField(
+        required=False,
+        min_value=1e-9,
+        max_value=0.5,
+        label="Flag p-values under",
+        widget=forms.NumberInput(attrs={"step": "any", "placeholder": str(settings.REVIEW_P_THRESHOLD)}),
+        help_text="Shoes whose lowest p-value falls under this are flagged for review.",
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean() or {}
+        start, end = data.get("start"), data.get("end")
+        if start and end and start > end:
+            self.add_error("end", "The end date is before the start date.")
+        if data.get("threshold") is None:
+            data["threshold"] = settings.REVIEW_P_THRESHOLD
+        return data
+
+
+@dataclass(frozen=True)
+class Selection:
+    table: Table | None
+    start: date | None
+    end: date | None
+    threshold: float
+
+    @classmethod
+    def of(cls, form: ReviewForm) -> Selection:
+        data = form.cleaned_data
+        return cls(data.get("table"), data.get("start"), data.get("end"), data["threshold"])
+
+    def rounds(self) -> QuerySet[Round]:
+        """Every round in range, voided ones included, oldest shoe first."""
+        rounds = Round.objects.select_related("shoe__table", "voided_by")
+        if self.table is not None:
+            rounds = rounds.filter(shoe__table=self.table)
+        if self.start is not None:
+            rounds = rounds.filter(created_at__date__gte=self.start)
+        if self.end is not None:
+            rounds = rounds.filter(created_at__date__lte=self.end)
+        return rounds.order_by("shoe__table__slug", "shoe__number", "number")
+
+
+@lru_cache(maxsize=8)
+def _rates(decks: int) -> dict[str, float]:
+    return expected_rates(Composition.full(decks))
+
+
+def _review_round(r: Round) -> ReviewRound:
+    return ReviewRound(r.winner, r.player_pair, r.banker_pair, r.player_natural or r.banker_natural)
+
+
+@dataclass(frozen=True)
+class ShoeReport:
+    shoe: Shoe
+    frequencies: Frequencies
+    flagged: bool
+
+
+def report(selection: Selection) -> dict[str, Any]:
+    """Per shoe and overall: observed frequencies against exact expectations with
+    chi-square tests, flagged shoes, streak lengths, flat-bet curves."""
+    rounds = [r for r in selection.rounds() if not r.voided]  # voided rounds void all pays and plays
+    by_shoe: dict[int, list[Round]] = {}
+    for r in rounds:
+        by_shoe.setdefault(r.shoe_id, []).append(r)
+    shoes = []
+    for shoe_rounds in by_shoe.values():
+        shoe = shoe_rounds[0].shoe
+        result = frequencies([_review_round(r) for r in shoe_rounds], _rates(shoe.decks))
+        lowest = result.lowest_p
+        shoes.append(ShoeReport(shoe, result, lowest is not None and lowest < selection.threshold))
+    decks = {r.shoe.decks for r in rounds} or {8}
+    rates = _rates(decks.pop() if len(decks) == 1 else 8)
+    overall = frequencies([_review_round(r) for r in rounds], rates)
+    streaks = [n for shoe_rounds in by_shoe.values() for n in streak_lengths(r.winner for r in shoe_rounds)]
+    return {
+        "rounds": len(rounds),
+        "overall": overall,
+        "shoes": shoes,
+        "flagged": [s for s in shoes if s.flagged],
+        "streaks_figure": _streaks_figure(streaks, rates),
+        "flat_bets_figure": _flat_bets_figure(rounds),
+    }
+
+
+def _streaks_figure(streaks: list[int], rates: dict[str, float]) -> dict[str, Any]:
+    observed = [0] * LONGEST_STREAK
+    for n in streaks:
+        observed[min(n, LONGEST_STREAK) - 1] += 1
+    expected = expected_streaks(len(streaks), rates, LONGEST_STREAK)
+    labels = [str(n) for n in range(1, LONGEST_STREAK)] + [f"{LONGEST_STREAK}+"]
+    return charts.observed_expected_figure(labels, observed, expected, x_title="Streak length (ties ignored)")
+
+
+def _flat_bets_figure(rounds: list[Round]) -> dict[str, Any]:
+    step = max(1, len(rounds) // CURVE_POINTS)
+    curves = {}
+    for bet in BetType:
+        pays = (r.bets.get(bet.value, {}).get("pays") for r in rounds)
+        curves[bet.label] = flat_bet_curve(pays)[step - 1 :: step]
+    return charts.flat_bets_figure(list(range(step, len(rounds) + 1, step)), curves)
+
+
+EXPORT_FIELDS = [
+    "id", "table", "shoe", "number", "created_at", "dealer", "player_cards", "banker_cards",
+    "player_score", "banker_score", "winner", "player_pair", "banker_pair", "perfect_pair",
+    "player_natural", "banker_natural", "voided", "void_reason", "bets",
+]  # fmt: skip
+
+
+def export_row(r: Round) -> dict[str, Any]:
+    data = round_to_data(r)
+    return {
+        **{k: data[k] for k in ("id", "shoe", "number", "created_at", "dealer", "winner", "voided", "void_reason")},
+        "table": r.shoe.table.slug,
+        "player_cards": data["player_cards"],
+        "banker_cards": data["banker_cards"],
+        "player_score": r.player_score,
+        "banker_score": r.banker_score,
+        "player_pair": r.player_pair,
+        "banker_pair": r.banker_pair,
+        "perfect_pair": r.perfect_pair,
+        "player_natural": r.player_natural,
+        "banker_natural": r.banker_natural,
+        "bets": data["bets"],
+    }
+
+
+def export_csv_lines(selection: Selection) -> Iterator[str]:
+    """CSV text, a line at a time (streamed: a range may hold many rounds). Cards are
+    space-separated codes, bets one ``bet=result:pays`` item each."""
+    buffer = io.StringIO()
+    writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
+    writer.writeheader()
+    for r in selection.rounds().iterator(chunk_size=2000):
+        row = export_row(r)
+        row["player_cards"] = " ".join(row["player_cards"])
+        row["banker_cards"] = " ".join(row["banker_cards"])
+        row["bets"] = " ".join(f"{bet}={v['result']}:{v['pays']}" for bet, v in row["bets"].items())
+        writer.writerow(row)
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+    yield buffer.getvalue()
+
+
+def export_json_chunks(selection: Selection) -> Iterator[str]:
+    """A JSON array of rounds, streamed one round at a time."""
+    yield "["
+    for i, r in enumerate(selection.rounds().iterator(chunk_size=2000)):
+        yield ("," if i else "") + json.dumps(export_row(r))
+    yield "]"

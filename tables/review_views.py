@@ -1,0 +1,53 @@
+"""Reviewer pages (staff only): statistics per table and date range, and exports."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib.auth.decorators import user_passes_test
+from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.shortcuts import render
+
+from . import review
+
+staff_only: Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]] = user_passes_test(
+    lambda user: user.is_active and user.is_staff, login_url="admin:login"
+)
+
+
+@staff_only
+def review_page(request: HttpRequest) -> HttpResponse:
+    form = review.ReviewForm(request.GET)  # every field is optional: no query is the whole history
+    context: dict[str, object] = {"form": form, "query": request.GET.urlencode()}
+    if not form.is_valid():
+        return render(request, "tables/review.html", context, status=400)
+    selection = review.Selection.of(form)
+    return render(request, "tables/review.html", context | {"selection": selection, **review.report(selection)})
+
+
+def _selection_or_errors(request: HttpRequest) -> review.Selection | JsonResponse:
+    form = review.ReviewForm(request.GET)
+    if not form.is_valid():
+        errors = [{"field": field, "message": " ".join(messages)} for field, messages in form.errors.items()]
+        return JsonResponse({"errors": errors}, status=400)
+    return review.Selection.of(form)
+
+
+@staff_only
+def export_csv(request: HttpRequest) -> HttpResponse:
+    selection = _selection_or_errors(request)
+    if isinstance(selection, JsonResponse):
+        return selection
+    response = StreamingHttpResponse(review.export_csv_lines(selection), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = 'attachment; filename="rounds.csv"'
+    return response
+
+
+@staff_only
+def export_json(request: HttpRequest) -> HttpResponse:
+    selection = _selection_or_errors(request)
+    if isinstance(selection, JsonResponse):
+        return selection
+    response = StreamingHttpResponse(review.export_json_chunks(selection), content_type="application/json")
+    response["Content-Disposition"] = 'attachment; filename="rounds.json"'
+    return response
