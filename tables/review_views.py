@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from django.contrib.auth.decorators import user_passes_test
 from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
@@ -33,21 +33,22 @@ def _selection_or_errors(request: HttpRequest) -> review.Selection | JsonRespons
     return review.Selection.of(form)
 
 
-@staff_only
-def export_csv(request: HttpRequest) -> HttpResponse:
+def _export(
+    request: HttpRequest, chunks: Callable[[review.Selection], Iterator[str]], name: str, content_type: str
+) -> HttpResponse:
     selection = _selection_or_errors(request)
     if isinstance(selection, JsonResponse):
         return selection
-    response = StreamingHttpResponse(review.export_csv_lines(selection), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = 'attachment; filename="rounds.csv"'
+    response = StreamingHttpResponse(chunks(selection), content_type=content_type)
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response
+
+
+@staff_only
+def export_csv(request: HttpRequest) -> HttpResponse:
+    return _export(request, review.export_csv_lines, "rounds.csv", "text/csv; charset=utf-8")
 
 
 @staff_only
 def export_json(request: HttpRequest) -> HttpResponse:
-    selection = _selection_or_errors(request)
-    if isinstance(selection, JsonResponse):
-        return selection
-    response = StreamingHttpResponse(review.export_json_chunks(selection), content_type="application/json")
-    response["Content-Disposition"] = 'attachment; filename="rounds.json"'
-    return response
+    return _export(request, review.export_json_chunks, "rounds.json", "application/json")
