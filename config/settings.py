@@ -89,7 +89,8 @@ TEMPLATES = [
 ]
 
 if env("DATABASE_URL"):
-    DATABASES = {"default": dj_database_url.parse(env("DATABASE_URL"), conn_max_age=60, conn_health_checks=True)}
+    max_age = int(env("DB_CONN_MAX_AGE", "60"))  # seconds a connection is kept for reuse
+    DATABASES = {"default": dj_database_url.parse(env("DATABASE_URL"), conn_max_age=max_age, conn_health_checks=True)}
 else:
     DATABASES = {
         "default": {

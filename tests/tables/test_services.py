@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -22,12 +24,20 @@ def listen(group: str) -> str:
     return channel
 
 
-def pending(channel: str) -> list[dict]:
+def pending(channel: str, quiet: float = 0.3) -> list[dict]:
+    """The messages waiting on a channel, on whichever layer is configured: all that
+    arrive until none has for ``quiet`` seconds."""
     layer = get_channel_layer()
-    messages = []
-    while layer.channels.get(channel) and not layer.channels[channel].empty():
-        messages.append(async_to_sync(layer.receive)(channel))
-    return messages
+
+    async def drain() -> list[dict]:
+        messages = []
+        while True:
+            try:
+                messages.append(await asyncio.wait_for(layer.receive(channel), quiet))
+            except TimeoutError:
+                return messages
+
+    return async_to_sync(drain)()
 
 
 @pytest.fixture(autouse=True)

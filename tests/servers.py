@@ -1,0 +1,124 @@
+"""Real PostgreSQL and Redis servers for tests: started on loopback at random ports in
+temp dirs, and stopped again. Under CI=true a missing server binary fails the test
+run instead of skipping it (see :func:`missing`)."""
+
+from __future__ import annotations
+
+import glob
+import os
+import shutil
+import socket
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return int(sock.getsockname()[1])
+
+
+def postgres_bindir() -> Path | None:
+    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"))
+    return Path(found[-1]).parent if found else None
+
+
+def missing() -> str | None:
+    """What is not installed of the servers these tests start, if anything."""
+    if shutil.which("redis-server") is None:
+        return "redis-server is not installed (apt-get install redis-server)"
+    if postgres_bindir() is None:
+        return "PostgreSQL is not installed (apt-get install postgresql)"
+    return None
+
+
+def _as_postgres(command: str) -> list[str]:
+    """initdb refuses root: run PostgreSQL's tools as the postgres user when root."""
+    return ["su", "postgres", "-c", command] if os.geteuid() == 0 else ["sh", "-c", command]
+
+
+@dataclass
+class PostgresCluster:
+    """A throwaway cluster with trust authentication on 127.0.0.1."""
+
+    port: int = field(default_factory=free_port)
+    root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="test-pg-")))
+
+    @property
+    def data(self) -> Path:
+        return self.root / "data"
+
+    def url(self, database: str = "postgres") -> str:
+        return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
+
+    def start(self) -> PostgresCluster:
+        bindir = postgres_bindir()
+        if os.geteuid() == 0:
+            shutil.chown(self.root, "postgres", "postgres")
+        subprocess.run(
+            _as_postgres(f"{bindir}/initdb -D {self.data} -U postgres --auth=trust -E UTF8 --locale=C.UTF-8"),
+            check=True,
+            capture_output=True,
+        )
+        options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync=off"
+        self.pg_ctl(f"-l {self.root}/log -o '{options}' -w start")
+        return self
+
+    def pg_ctl(self, args: str) -> None:
+        subprocess.run(
+            _as_postgres(f"{postgres_bindir()}/pg_ctl -D {self.data} {args}"), check=True, capture_output=True
+        )
+
+    def stop(self) -> None:
+        self.pg_ctl("-m immediate -w stop")
+
+    def create_database(self, name: str) -> str:
+        psql = f"{postgres_bindir()}/psql -h 127.0.0.1 -p {self.port} -U postgres -c 'CREATE DATABASE {name}'"
+        subprocess.run(_as_postgres(psql), check=True, capture_output=True)
+        return self.url(name)
+
+    def destroy(self) -> None:
+        try:
+            self.stop()
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
+
+
+@dataclass
+class RedisServer:
+    port: int = field(default_factory=free_port)
+    root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="test-redis-")))
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    def start(self) -> RedisServer:
+        options = {"bind": "127.0.0.1", "port": self.port, "daemonize": "yes", "dir": self.root}
+        options |= {"pidfile": self.root / "redis.pid", "save": "", "appendonly": "no"}
+        command = ["redis-server"] + [part for name, value in options.items() for part in (f"--{name}", str(value))]
+        subprocess.run(command, check=True, capture_output=True)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if self._cli("ping").stdout.strip() == "PONG":
+                return self
+            time.sleep(0.05)
+        raise RuntimeError(f"redis-server did not answer on port {self.port}")
+
+    def _cli(self, *args: str) -> subprocess.CompletedProcess[str]:
+        return subprocess.run(["redis-cli", "-p", str(self.port), *args], capture_output=True, text=True)
+
+    def flush(self) -> None:
+        self._cli("flushall")
+
+    def stop(self) -> None:
+        self._cli("shutdown", "nosave")
+
+    def destroy(self) -> None:
+        try:
+            self.stop()
+        finally:
+            shutil.rmtree(self.root, ignore_errors=True)
