@@ -16,7 +16,7 @@ from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from tables.lifespan import SimulationLifespan  # noqa: E402
+from tables.lifespan import ServerLifespan  # noqa: E402
 from tables.routing import websocket_urlpatterns  # noqa: E402
 
 application = ProtocolTypeRouter(
@@ -25,8 +25,7 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
-if settings.SIMULATE_INTERVAL > 0:
-    application = SimulationLifespan(application, interval=settings.SIMULATE_INTERVAL)
+application = ServerLifespan(application, interval=settings.SIMULATE_INTERVAL)
 
 from config.heap import freeze_startup_heap  # noqa: E402
 

@@ -15,6 +15,8 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
+from . import jobs
+
 log = logging.getLogger(__name__)
 
 Scope = dict[str, Any]
@@ -46,10 +48,12 @@ async def run_simulation(interval: float) -> None:
         await asyncio.sleep(pause)
 
 
-class SimulationLifespan:
-    """ASGI middleware: runs :func:`run_simulation` for the life of the server."""
+class ServerLifespan:
+    """ASGI middleware for the life of the server: hands its event loop to
+    :mod:`tables.jobs` (so background tasks push through this process's channel layer)
+    and, when ``interval`` is set, runs :func:`run_simulation`."""
 
-    def __init__(self, app: Callable[..., Awaitable[None]], *, interval: float) -> None:
+    def __init__(self, app: Callable[..., Awaitable[None]], *, interval: float = 0) -> None:
         self.app = app
         self.interval = interval
 
@@ -61,12 +65,15 @@ class SimulationLifespan:
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
-                task = asyncio.create_task(run_simulation(self.interval))
+                jobs.serve_on(asyncio.get_running_loop())
+                if self.interval > 0:
+                    task = asyncio.create_task(run_simulation(self.interval))
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 if task:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task
+                jobs.serve_on(None)
                 await send({"type": "lifespan.shutdown.complete"})
                 return
