@@ -11,6 +11,8 @@ import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
+from django.core.cache import cache
 
 log = logging.getLogger(__name__)
 
@@ -22,9 +24,23 @@ def table_group(slug: str) -> str:
     return f"table.{slug}"
 
 
-def publish_table(table_id: int) -> None:
-    """Push the table's live fragments and its lobby card; never raises."""
-    from . import fragments
+def table_changed(table_id: int) -> None:
+    """After a commit that changed what a table's pages show. The embedded server
+    pushes at once (its in-memory layer lives in this process); a scaled deployment
+    queues the rendering for a worker, so recording a round never waits for it."""
+    from . import jobs, tasks
+
+    if settings.CELERY_BROKER_URL:
+        jobs.enqueue(tasks.table_publish, table_id)
+    else:
+        publish_table(table_id)
+
+
+def publish_table(table_id: int, *, coalesce: bool = False) -> None:
+    """Push the table's live fragments and its lobby card; never raises. With
+    ``coalesce``, skip when the pages already have this state: a worker that fell
+    behind renders the latest state once, not every round it missed."""
+    from . import fragments, selectors
     from .models import Table
 
     try:
@@ -32,9 +48,15 @@ def publish_table(table_id: int) -> None:
         layer = get_channel_layer()
         if layer is None:
             return
+        if coalesce:
+            version = selectors.table_version(selectors.shoe_find(table=table, which="current"))
+            if cache.get(f"published:{table_id}") == version:
+                return
         send = async_to_sync(layer.group_send)
         send(table_group(table.slug), {"type": PUSH, "html": fragments.table_live_html(table)})
         send(LOBBY_GROUP, {"type": PUSH, "html": fragments.lobby_card_html(table)})
+        if coalesce:
+            cache.set(f"published:{table_id}", version, timeout=3600)
     except Exception:
         log.warning("live push for table %s failed", table_id, exc_info=True)
 

@@ -84,7 +84,7 @@ def shoe_start(*, table: Table) -> Shoe:
         Shoe.objects.filter(table=table, state=Shoe.State.OPEN).update(state=Shoe.State.CLOSED, ended_at=now)
         last = Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
         shoe = Shoe.objects.create(table=table, number=last + 1, decks=table.decks, started_at=now)
-        transaction.on_commit(lambda: live.publish_table(table.pk))
+        transaction.on_commit(lambda: live.table_changed(table.pk))
     return shoe
 
 
@@ -159,7 +159,7 @@ def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, de
             bets=results_to_data(bets),
             dealer_name=dealer or table.dealer_name,
         )
-        transaction.on_commit(lambda: live.publish_table(table.pk))
+        transaction.on_commit(lambda: live.table_changed(table.pk))
         transaction.on_commit(lambda: jobs.enqueue(tasks.round_odds_compute, round_.pk))
     return RecordedRound(round_, created=True)
 
@@ -205,5 +205,5 @@ def round_void(*, round_: Round, reason: str, user: object) -> Round:
         locked.voided_at = timezone.now()
         locked.save(update_fields=["voided", "void_reason", "voided_by", "voided_at"])
         table_id = locked.shoe.table_id
-        transaction.on_commit(lambda: live.publish_table(table_id))
+        transaction.on_commit(lambda: live.table_changed(table_id))
     return locked

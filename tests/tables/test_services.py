@@ -7,9 +7,10 @@ import asyncio
 import pytest
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.core.cache import cache
 from django.db import transaction
 
-from tables import services
+from tables import live, services
 from tables.game.validation import IllegalRoundError
 from tables.live import table_group
 from tables.models import Round, Shoe
@@ -171,3 +172,18 @@ def test_a_table_with_a_broken_paytable_is_refused(db) -> None:
 
     with pytest.raises(ValidationError, match="unknown paytable entry"):
         Table(slug="x", name="X", paytable={"jackpot": 1}).full_clean()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_that_fell_behind_pushes_the_latest_state_once(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.round_record(table=table, **SEED)
+    cache.delete(f"published:{table.pk}")
+    channel = listen(table_group(table.slug))
+    live.publish_table(table.pk, coalesce=True)
+    live.publish_table(table.pk, coalesce=True)  # a second queued task for the same state
+    assert len(pending(channel)) == 1
+    channel = listen(table_group(table.slug))  # a fresh channel: Redis binds one to its event loop
+    services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
+    assert pending(channel), "a new round is a new state"
