@@ -116,6 +116,17 @@ if REDIS_URL:
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
+# Behind a TLS-terminating reverse proxy (HTTPS=true): secure cookies, HSTS, redirects to
+# https, and the proxy's X-Forwarded-Proto trusted. `manage.py check --deploy` is clean.
+if env_bool("HTTPS"):
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    SECURE_SSL_REDIRECT = True
+    SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
+    SECURE_HSTS_SECONDS = int(env("SECURE_HSTS_SECONDS", "31536000"))
+    SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+    SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
+    CSRF_TRUSTED_ORIGINS += [f"https://{host}" for host in ALLOWED_HOSTS if not host.startswith("[")]
+
 # Background tasks (tables/tasks.py): Celery on Redis when REDIS_URL is set; otherwise
 # a worker thread in this process (tables/jobs.py), or inline when TASKS_INLINE is on
 # (the tests: each task runs right after its transaction commits).
