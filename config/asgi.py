@@ -25,7 +25,8 @@ application = ProtocolTypeRouter(
         "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
     }
 )
-application = ServerLifespan(application, interval=settings.SIMULATE_INTERVAL)
+# With a broker, Celery beat deals the demo tables (see settings.CELERY_BEAT_SCHEDULE).
+application = ServerLifespan(application, interval=0 if settings.CELERY_BROKER_URL else settings.SIMULATE_INTERVAL)
 
 from config.heap import freeze_startup_heap  # noqa: E402
 

@@ -177,7 +177,11 @@ STORAGES = {
 WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST")
 
 # Demo tables dealt inside the server process (seconds between rounds; 0 = off).
+# With a broker, beat deals them instead (every ASGI process would deal otherwise).
 SIMULATE_INTERVAL = float(env("SIMULATE_INTERVAL", "0"))
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+if SIMULATE_INTERVAL > 0 and CELERY_BROKER_URL:
+    CELERY_BEAT_SCHEDULE["simulate-tables"] = {"task": "tables.tasks.simulate_tables", "schedule": SIMULATE_INTERVAL}
 
 LOGGING = {
     "version": 1,

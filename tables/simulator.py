@@ -6,12 +6,17 @@ through :func:`tables.services.round_record`.
 
 from __future__ import annotations
 
+import logging
 import random
 from dataclasses import dataclass, field
+
+from django.core.cache import cache
 
 from . import services
 from .game.shoe import CutCardRule, Shoe
 from .models import Round, Table
+
+log = logging.getLogger(__name__)
 
 DEALERS = ("Anna", "Bao", "Carmen", "Daniel", "Eun-ji", "Farah", "Giulia", "Hiro", "Ines", "Jun")
 ROUNDS_PER_DEALER = 30  # dealers rotate, as the seeds say they do
@@ -61,3 +66,25 @@ class Simulation:
         dealer = self.dealers[self.next_index % len(self.dealers)]
         self.next_index += 1
         return dealer.step()
+
+
+def deal_scheduled() -> int:
+    """One round on every simulated table, for Celery beat in a scaled deployment. Each
+    table's dealer (its shoe, mid-deal) lives in the shared cache so that any worker can
+    deal the next round; a per-table lock keeps two workers off the same table."""
+    dealt = 0
+    for table_id in Table.objects.filter(simulated=True).values_list("pk", flat=True):
+        lock, key = f"simulate-lock:{table_id}", f"simulate:{table_id}"
+        if not cache.add(lock, 1, timeout=60):
+            continue  # another worker is dealing this table
+        try:
+            dealer = cache.get(key) or TableDealer(table_id)
+            dealer.step()
+            cache.set(key, dealer, timeout=None)
+            dealt += 1
+        except Exception:
+            log.exception("scheduled round on table %s failed; its next round starts a new shoe", table_id)
+            cache.delete(key)
+        finally:
+            cache.delete(lock)
+    return dealt

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
-from . import live, odds
+from . import live, odds, simulator
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -18,3 +18,9 @@ def round_odds_compute(round_pk: int) -> None:
 def table_publish(table_id: int) -> None:
     """Render a table's fragments and lobby card and push them (scaled deployments)."""
     live.publish_table(table_id, coalesce=True)
+
+
+@shared_task(ignore_result=True)
+def simulate_tables() -> None:
+    """Beat's demo venue: one round on every simulated table."""
+    simulator.deal_scheduled()
