@@ -1,17 +1,19 @@
-"""Running background tasks wherever this deployment runs them.
+"""Background work, after the request that caused it has been answered.
 
-With a broker (``REDIS_URL``) a task goes to the Celery workers. The embedded default
-has none: tasks run in this process, after the request that queued them has returned.
-Inside the ASGI server they run in the server loop's executor, so a push they make goes
-through that loop (the in-memory channel layer only works from its own loop); outside
-one (commands, tests) they run on a worker thread. Queueing never raises: the round is
-already stored, and tasks are idempotent, so one that did not run can run later.
+:func:`enqueue` sends a Celery task to the workers when there is a broker
+(``REDIS_URL``); the embedded default has none, and runs it here instead.
+:func:`run_here` runs a job in this process, one at a time in order: pushes always
+leave from the process that recorded the round, so they need no worker. Inside the ASGI
+server jobs run through the server's event loop (the in-memory channel layer only
+works from its own loop); outside one (commands, tests) on a plain thread. Neither
+raises: the round is already stored, and jobs are idempotent, so one lost can run later.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
 
@@ -34,19 +36,34 @@ def serve_on(loop: asyncio.AbstractEventLoop | None) -> None:
 
 
 def enqueue(task: Task, *args: Any) -> None:
-    """Queue ``task(*args)``; call it from ``transaction.on_commit``."""
+    """Queue a Celery task: on the workers when there is a broker, else :func:`run_here`.
+    Call it from ``transaction.on_commit``."""
+    if settings.CELERY_BROKER_URL and not settings.TASKS_INLINE:
+        try:
+            task.delay(*args)
+        except Exception:
+            log.warning("could not queue %s%r", task.name, args, exc_info=True)
+    else:
+        run_here(task, *args)
+
+
+def run_here(job: Callable[..., object], *args: Any) -> None:
+    """Run ``job(*args)`` in this process once the current request is answered, one job
+    at a time in the order queued (so pushes leave in order)."""
     try:
         if settings.TASKS_INLINE:
-            task(*args)
-        elif settings.CELERY_BROKER_URL:
-            task.delay(*args)
+            job(*args)
         elif _server_loop is not None and _server_loop.is_running():
-            run = sync_to_async(_run, thread_sensitive=False)(task, args)
+            run = sync_to_async(_run, thread_sensitive=False, executor=_thread_pool())(job, args)
             _track(asyncio.run_coroutine_threadsafe(run, _server_loop))
         else:
-            _track(_thread_pool().submit(_run, task, args))
+            _track(_thread_pool().submit(_run, job, args))
     except Exception:
-        log.warning("could not queue %s%r", task.name, args, exc_info=True)
+        log.warning("could not run %s%r", _name(job), args, exc_info=True)
+
+
+def _name(job: Callable[..., object]) -> str:
+    return str(getattr(job, "name", None) or getattr(job, "__qualname__", job))
 
 
 def _track(future: Future[None]) -> None:
@@ -67,10 +84,10 @@ def _thread_pool() -> ThreadPoolExecutor:
     return _executor
 
 
-def _run(task: Task, args: tuple[Any, ...]) -> None:
+def _run(job: Callable[..., object], args: tuple[Any, ...]) -> None:
     try:
-        task(*args)
+        job(*args)
     except Exception:
-        log.exception("task %s%r failed", task.name, args)
+        log.exception("%s%r failed", _name(job), args)
     finally:
         close_old_connections()

@@ -11,7 +11,6 @@ import logging
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
-from django.conf import settings
 from django.core.cache import cache
 
 log = logging.getLogger(__name__)
@@ -25,18 +24,15 @@ def table_group(slug: str) -> str:
 
 
 def table_changed(table_id: int) -> None:
-    """After a commit that changed what a table's pages show. The embedded server
-    pushes at once (its in-memory layer lives in this process); a scaled deployment
-    queues the rendering for a worker, so recording a round never waits for it."""
-    from . import jobs, tasks
+    """After a commit that changed what a table's pages show: render and push from this
+    process once the request is answered, so recording a round never waits for it, and
+    pushes keep flowing with no Celery worker at all."""
+    from . import jobs
 
-    if settings.CELERY_BROKER_URL:
-        jobs.enqueue(tasks.table_publish, table_id)
-    else:
-        publish_table(table_id)
+    jobs.run_here(publish_table, table_id, True)
 
 
-def publish_table(table_id: int, *, coalesce: bool = False) -> None:
+def publish_table(table_id: int, coalesce: bool = False) -> None:
     """Push the table's live fragments and its lobby card; never raises. With
     ``coalesce``, skip when the pages already have this state: a worker that fell
     behind renders the latest state once, not every round it missed."""

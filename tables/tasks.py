@@ -5,19 +5,13 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
-from . import live, odds, simulator
+from . import odds, simulator
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def round_odds_compute(round_pk: int) -> None:
     """Exact odds of the shoe left after a round, stored on the round and pushed."""
     odds.round_odds_compute(round_pk=round_pk)
-
-
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
-def table_publish(table_id: int) -> None:
-    """Render a table's fragments and lobby card and push them (scaled deployments)."""
-    live.publish_table(table_id, coalesce=True)
 
 
 @shared_task(ignore_result=True)

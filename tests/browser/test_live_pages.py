@@ -113,6 +113,28 @@ def test_the_shoe_odds_panel_and_chart_follow_posted_rounds(server: LiveServer, 
     assert "−1.058%" in banker  # the full-shoe value beside the shoe left
 
 
+def test_a_push_older_than_what_the_page_shows_is_dropped(server: LiveServer, page: Any) -> None:
+    server.table("baccarat-8", "Baccarat 8")
+    server.post("baccarat-8", "shoes")
+    server.post("baccarat-8", "rounds", PLAYER_WIN)
+    page.goto(server.url + "/tables/baccarat-8/")
+    page.wait_for_selector(LIVE)
+    shown = page.get_attribute("#game-info", "data-version")
+    assert shown.startswith("1:1:0")
+
+    def delivered(version: str) -> bool:
+        """Whether the page would swap in a push carrying this version."""
+        message = f'<section id="game-info" data-table="baccarat-8" data-version="{version}"></section>'
+        script = """message => {
+            const e = new CustomEvent("htmx:wsBeforeMessage", {bubbles: true, cancelable: true, detail: {message}});
+            return document.querySelector("[ws-connect]").dispatchEvent(e);
+        }"""
+        return page.evaluate(script, message)
+
+    assert not delivered("1:0:0:0")  # from before the round the page shows
+    assert delivered("1:2:0:0") and delivered("2:0:0:0") and delivered(shown)
+
+
 def test_the_good_road_filter_shows_only_matching_tables(server: LiveServer, page: Any) -> None:
     server.table("long-banker", "Long Banker Table")
     server.post("long-banker", "shoes")
