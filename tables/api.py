@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import logging
 from typing import Any
 
+from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import Field, NinjaAPI, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -15,6 +17,8 @@ from roads import selectors as road_selectors
 from . import selectors, services
 from .game.validation import IllegalRoundError
 from .models import Table
+
+log = logging.getLogger(__name__)
 
 api = NinjaAPI(
     title="Baccarat roads dashboard API",
@@ -90,6 +94,17 @@ def _no_open_shoe(request: HttpRequest, exc: services.NoOpenShoeError) -> HttpRe
 @api.exception_handler(services.RoundConflictError)
 def _conflict(request: HttpRequest, exc: services.RoundConflictError) -> HttpResponse:
     return error_response(request, 409, str(exc), "round")
+
+
+@api.exception_handler(OperationalError)
+@api.exception_handler(InterfaceError)
+def _database_unavailable(request: HttpRequest, exc: OperationalError | InterfaceError) -> HttpResponse:
+    """The database is down or unreachable: nothing was recorded, and the same request
+    can be sent again (a round sent with its ``number`` is never recorded twice)."""
+    log.warning("database unavailable for %s %s: %s", request.method, request.path, exc)
+    response = error_response(request, 503, "the database is unavailable: nothing was recorded, retry shortly")
+    response["Retry-After"] = "2"
+    return response
 
 
 # --- Auth: one token per table ---------------------------------------------------------
@@ -181,7 +196,7 @@ class RoundsOut(Schema):
 @api.post(
     "/tables/{slug}/shoes",
     auth=TableToken(),
-    response={201: ShoeEnvelope, 401: ErrorsOut, 404: ErrorsOut},
+    response={201: ShoeEnvelope, 401: ErrorsOut, 404: ErrorsOut, 503: ErrorsOut},
     summary="Start a new shoe (ends the open one)",
 )
 def shoe_create(request: HttpRequest, slug: str) -> Status[dict[str, Any]]:
@@ -192,7 +207,15 @@ def shoe_create(request: HttpRequest, slug: str) -> Status[dict[str, Any]]:
 @api.post(
     "/tables/{slug}/rounds",
     auth=TableToken(),
-    response={200: RoundEnvelope, 201: RoundEnvelope, 401: ErrorsOut, 404: ErrorsOut, 409: ErrorsOut, 422: ErrorsOut},
+    response={
+        200: RoundEnvelope,
+        201: RoundEnvelope,
+        401: ErrorsOut,
+        404: ErrorsOut,
+        409: ErrorsOut,
+        422: ErrorsOut,
+        503: ErrorsOut,
+    },
     summary="Record a round",
     description=(
         "201 with the round; 200 with the same body when an identical round is replayed; "

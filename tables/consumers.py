@@ -3,7 +3,9 @@ and resync a (re)connecting page from the database."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import logging
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -12,6 +14,8 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from . import fragments, selectors
 from .live import LOBBY_GROUP, table_group
 from .models import Table
+
+log = logging.getLogger(__name__)
 
 
 def _have(text: str | None) -> dict[str, str]:
@@ -25,6 +29,19 @@ def _have(text: str | None) -> dict[str, str]:
 
 class FragmentConsumer(AsyncWebsocketConsumer):
     group = ""
+
+    async def join(self) -> None:
+        """Join the group; after a Redis outage the layer's first call may meet a pooled
+        connection the server closed, and the retry gets a fresh one."""
+        for attempt in range(3):
+            try:
+                await self.channel_layer.group_add(self.group, self.channel_name)
+                return
+            except Exception:
+                if attempt == 2:
+                    raise
+                log.info("joining %s failed, retrying", self.group, exc_info=True)
+                await asyncio.sleep(0.1 * (attempt + 1))
 
     async def disconnect(self, code: int) -> None:
         if self.group:
@@ -41,7 +58,7 @@ class TableConsumer(FragmentConsumer):
             await self.close(code=4404)
             return
         self.group = table_group(self.slug)
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join()
         await self.accept()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
@@ -54,7 +71,7 @@ class LobbyConsumer(FragmentConsumer):
     group = LOBBY_GROUP
 
     async def connect(self) -> None:
-        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.join()
         await self.accept()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:

@@ -39,25 +39,35 @@ def odds_to_stored(odds: ShoeOdds) -> dict[str, Any]:
     }
 
 
-def round_odds_compute(*, round_pk: int) -> bool:
-    """Store the odds of the shoe left after this round, then push them; a round that
-    has its odds already (a retried task) is left alone. True when it stored them."""
+def round_odds_compute(*, round_pk: int) -> int:
+    """Store the odds of the shoe left after this round, and after any earlier round of
+    the shoe still without them (a task lost while the broker was down), then push.
+    Rounds that have their odds already are left alone, so a retried task is harmless.
+    Returns how many rounds got their odds."""
     from . import live
 
     round_ = Round.objects.select_related("shoe__table").filter(pk=round_pk).first()
-    if round_ is None or round_.odds is not None:
-        return False
+    if round_ is None:
+        return 0
     shoe, table = round_.shoe, round_.shoe.table
-    dealt = shoe.rounds.filter(number__lte=round_.number).values_list("player_cards", "banker_cards")
-    composition = Composition.full(shoe.decks).without(card for p, b in dealt for card in unpack_cards(p + b))
+    rounds = list(shoe.rounds.filter(number__lte=round_.number).order_by("number"))
+    composition, stored = Composition.full(shoe.decks), 0
+    for r in rounds:
+        composition = composition.without(unpack_cards(r.player_cards + r.banker_cards))
+        if r.odds is None and Round.objects.filter(pk=r.pk, odds__isnull=True).update(
+            odds=_odds_of(composition, table)
+        ):
+            stored += 1
+    if stored:
+        live.publish_odds(table.pk)
+    return stored
+
+
+def _odds_of(composition: Composition, table: Table) -> dict[str, Any]:
     try:
-        stored = odds_to_stored(shoe_odds(composition, table.get_paytable()))
-    except CompositionError:
-        stored = {"cards": composition.size, "returns": {}, "no_commission_banker": None}  # too few cards left
-    if not Round.objects.filter(pk=round_pk, odds__isnull=True).update(odds=stored):
-        return False
-    live.publish_odds(table.pk)
-    return True
+        return odds_to_stored(shoe_odds(composition, table.get_paytable()))
+    except CompositionError:  # too few cards left to deal a round
+        return {"cards": composition.size, "returns": {}, "no_commission_banker": None}
 
 
 @dataclass(frozen=True)

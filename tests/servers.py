@@ -63,9 +63,13 @@ class PostgresCluster:
             check=True,
             capture_output=True,
         )
+        self.resume()
+        return self
+
+    def resume(self) -> None:
+        """Start the server on an existing cluster (after :meth:`stop`)."""
         options = f"-p {self.port} -c listen_addresses=127.0.0.1 -k {self.root} -c fsync=off"
         self.pg_ctl(f"-l {self.root}/log -o '{options}' -w start")
-        return self
 
     def pg_ctl(self, args: str) -> None:
         subprocess.run(

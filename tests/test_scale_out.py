@@ -9,6 +9,7 @@ import os
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -23,6 +24,25 @@ from . import servers
 
 ROOT = Path(__file__).resolve().parents[1]
 PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+WORKER = (
+    sys.executable,
+    "-m",
+    "celery",
+    "-A",
+    "config",
+    "worker",
+    "--pool",
+    "solo",
+    "--without-gossip",
+    "--without-mingle",
+)
+DOWN = 10  # seconds each fault lasts
+
+
+def banker_natural(i: int) -> dict[str, list[str]]:
+    """The i-th of many different legal rounds (no card used more than a shoe holds)."""
+    suit, zero = "SHDC"[i % 4], "TJQK"[i // 4 % 4]
+    return {"player": [f"2{suit}", f"3{suit}"], "banker": [f"9{suit}", f"{zero}{suit}"]}
 
 
 @pytest.fixture(scope="module")
@@ -93,29 +113,43 @@ def stack(real_servers, tmp_path_factory: pytest.TempPathFactory) -> Iterator[di
     running = Stack(env, Path(env["DATA_DIR"]))
     running.manage("migrate", "-v0")
     token = running.manage("table_create", "--slug", "baccarat-1", "--name", "Baccarat 1")
-    worker = ("-m", "celery", "-A", "config", "worker", "--pool", "solo", "--without-gossip", "--without-mingle")
-    running.spawn("worker", sys.executable, *worker)
+    running.spawn("worker", *WORKER)
     try:
-        yield {"a": running.asgi("asgi-a"), "b": running.asgi("asgi-b"), "token": token, "logs": running.logs}
+        yield {"a": running.asgi("asgi-a"), "b": running.asgi("asgi-b"), "token": token, "processes": running}
     finally:
         running.stop()
 
 
-def post(url: str, path: str, token: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+def call(url: str, path: str, token: str, body: dict[str, Any] | None = None) -> tuple[int, dict[str, Any]]:
+    """(status, JSON body) of a POST, errors included."""
     request = urllib.request.Request(
         f"{url}/api/tables/baccarat-1/{path}",
         data=json.dumps(body or {}).encode(),
         headers={"Authorization": f"Bearer {token}", "Content-Type": "application/json"},
         method="POST",
     )
-    with urllib.request.urlopen(request, timeout=10) as response:
-        return json.loads(response.read())
+    try:
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, json.loads(error.read())
+
+
+def post(url: str, path: str, token: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    status, answer = call(url, path, token, body)
+    assert status in (200, 201), answer
+    return answer
+
+
+def rounds(url: str) -> list[dict[str, Any]]:
+    with urllib.request.urlopen(f"{url}/api/tables/baccarat-1/rounds", timeout=10) as response:
+        return json.loads(response.read())["rounds"]
 
 
 @contextmanager
-def websocket(url: str, path: str) -> Iterator[ClientConnection]:
+def websocket(url: str, path: str, have: dict[str, str] | None = None) -> Iterator[ClientConnection]:
     with connect(url.replace("http", "ws", 1) + path, origin=url) as client:  # type: ignore[arg-type]
-        client.send(json.dumps({"have": {}}))
+        client.send(json.dumps({"have": have or {}}))
         yield client
 
 
@@ -138,3 +172,60 @@ def test_a_page_on_server_a_sees_a_round_posted_to_server_b_and_the_odds_the_wor
         assert 'id="table-baccarat-1"' in wait_for(lobby, "<dt>Round</dt><dd>1</dd>", timeout=5)
         # Pushed by the Celery worker's process once it has stored the odds.
         assert "410 cards left" in wait_for(page, "after round 1", timeout=30)
+
+
+def test_with_redis_down_for_10_s_rounds_are_recorded_and_pages_catch_up_after(stack, real_servers) -> None:
+    _, redis = real_servers
+    before = len(rounds(stack["b"]))
+    redis.stop()
+    try:
+        started = time.monotonic()
+        recorded = [post(stack["b"], "rounds", stack["token"], banker_natural(i))["round"] for i in range(3)]
+        assert time.monotonic() - started < DOWN, "recording must not wait on Redis"
+        time.sleep(max(0.0, DOWN - (time.monotonic() - started)))
+    finally:
+        redis.start()
+    assert len(rounds(stack["a"])) == before + 3
+    # A page that was open before reconnects with what it had, and gets the rest.
+    stale = {"baccarat-1": f"1:{before}:0:{before}"}
+    with websocket(stack["a"], "/ws/tables/baccarat-1/", have=stale) as page:
+        html = wait_for(page, recorded[-1]["id"], timeout=15)
+        assert all(r["id"] in html for r in recorded)
+        # The worker is back on Redis: the next round's odds arrive, with those it missed.
+        number = post(stack["b"], "rounds", stack["token"], banker_natural(3))["round"]["number"]
+        wait_for(page, f"after round {number}", timeout=30)
+
+
+def test_with_postgresql_down_for_10_s_the_dealer_gets_503_and_its_retries_record_each_round_once(
+    stack, real_servers
+) -> None:
+    postgres, _ = real_servers
+    number = len(rounds(stack["b"])) + 1
+    cards = {**banker_natural(4), "round": number}
+    postgres.stop()
+    try:
+        status, answer = call(stack["b"], "rounds", stack["token"], cards)
+        assert status == 503 and "database is unavailable" in answer["errors"][0]["message"]
+        time.sleep(DOWN)
+    finally:
+        postgres.resume()
+    deadline = time.monotonic() + 20
+    while (status := call(stack["b"], "rounds", stack["token"], cards)[0]) == 503 and time.monotonic() < deadline:
+        time.sleep(0.5)  # the dealer's retries
+    assert status == 201
+    assert call(stack["a"], "rounds", stack["token"], cards)[0] == 200  # a retry whose answer was lost
+    numbers = [r["number"] for r in rounds(stack["a"])]
+    assert numbers == list(range(1, number + 1))
+
+
+def test_with_the_worker_killed_rounds_are_recorded_and_pushed_and_odds_catch_up_when_it_returns(stack) -> None:
+    processes = stack["processes"]
+    worker = next(p for p in processes.processes if "celery" in p.args)
+    worker.kill()
+    worker.wait()
+    with websocket(stack["a"], "/ws/tables/baccarat-1/") as page:
+        time.sleep(0.3)
+        recorded = post(stack["b"], "rounds", stack["token"], banker_natural(5))["round"]
+        assert recorded["id"] in wait_for(page, recorded["id"], timeout=5)  # pushed without a worker
+        processes.spawn("worker-again", *WORKER)
+        wait_for(page, f"after round {recorded['number']}", timeout=30)

@@ -216,3 +216,17 @@ def test_the_api_docs_load_swagger_from_our_static_files_not_a_cdn(client) -> No
     page = client.get("/api/docs").content.decode()
     assert "/static/ninja/swagger-ui-bundle.js" in page
     assert "cdn" not in page.lower()
+
+
+def test_with_the_database_down_the_dealer_gets_503_saying_to_retry(open_dealer: Dealer, monkeypatch) -> None:
+    from django.db import OperationalError
+
+    def database_down(**kwargs):
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(services, "round_record", database_down)
+    response = open_dealer.round(**SEED_ROUND, round=1)
+    assert response.status_code == 503 and response["Retry-After"] == "2"
+    assert errors(response) == [
+        {"field": None, "message": "the database is unavailable: nothing was recorded, retry shortly"}
+    ]

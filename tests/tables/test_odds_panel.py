@@ -52,8 +52,19 @@ def test_a_retried_task_leaves_the_stored_odds_alone(baccarat_1) -> None:
     services.shoe_start(table=table)
     round_ = services.round_record(table=table, **SEED).round
     Round.objects.filter(pk=round_.pk).update(odds={"cards": 1, "returns": {}, "no_commission_banker": None})
-    assert round_odds_compute(round_pk=round_.pk) is False
+    assert round_odds_compute(round_pk=round_.pk) == 0
     assert Round.objects.get(pk=round_.pk).odds["cards"] == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_odds_lost_with_their_task_are_caught_up_by_the_next_round(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    first = services.round_record(table=table, **SEED).round
+    Round.objects.filter(pk=first.pk).update(odds=None)  # its task never ran: the broker was down
+    second = services.round_record(table=table, **SECOND).round
+    odds = dict(Round.objects.filter(pk__in=[first.pk, second.pk]).values_list("number", "odds"))
+    assert odds[1]["cards"] == 410 and odds[2]["cards"] == 405
 
 
 @pytest.mark.django_db(transaction=True)
