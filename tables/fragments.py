@@ -18,8 +18,10 @@ from .game.outcome import Winner
 from .game.stats import StatRound, shoe_stats
 from .models import Shoe, Table
 
+HISTORY_ROWS = 20  # rounds in the live history; the whole shoe is one click away
 
-def table_context(table: Table, shoe: Shoe | None) -> dict[str, Any]:
+
+def table_context(table: Table, shoe: Shoe | None, *, history_rows: int | None = HISTORY_ROWS) -> dict[str, Any]:
     rounds = list(selectors.shoe_rounds(shoe=shoe).reverse()) if shoe else []
     road_data = shoe_roads(shoe=shoe)
     stats = shoe_stats(
@@ -30,6 +32,7 @@ def table_context(table: Table, shoe: Shoe | None) -> dict[str, Any]:
         "table": table,
         "shoe": shoe,
         "rounds": rounds,
+        "history": rounds[:history_rows],
         "last": rounds[0] if rounds else None,
         "shoes": list(table.shoes.order_by("-number").values_list("number", flat=True)[:50]),
         "roads": road_data,

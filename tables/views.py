@@ -32,9 +32,10 @@ def table_detail(request: HttpRequest, slug: str) -> HttpResponse:
     shoe = selectors.shoe_find(table=table, which=which if which.isdigit() else "current")
     if which.isdigit() and shoe is None:
         raise Http404(f"no shoe {which}")
-    context = fragments.table_context(table, shoe)
-    # Only the current shoe is live; an earlier shoe is a fixed record.
-    context["live"] = shoe is None or shoe.state == Shoe.State.OPEN
+    whole = request.GET.get("all") == "1"
+    context = fragments.table_context(table, shoe, history_rows=None if whole else fragments.HISTORY_ROWS)
+    # The current shoe is live; an earlier shoe, or a whole shoe's history, is a fixed record.
+    context["live"] = (shoe is None or shoe.state == Shoe.State.OPEN) and not whole
     return render(request, "tables/table.html", context)
 
 

@@ -85,3 +85,19 @@ def test_the_lobby_screen_lists_every_table_without_controls(client: Client, bac
     assert page.count('id="table-baccarat-') == 14
     assert 'data-per-page="12"' in page and '<body class="screen">' in page
     assert "lobby-filter" not in page
+
+
+def test_the_live_history_shows_the_latest_20_rounds_and_links_to_the_whole_shoe(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    ids = []
+    for i in range(22):
+        suit, zero = "SHDC"[i % 4], "TJQK"[i // 4 % 4]
+        cards = {"player": [f"2{suit}", f"3{suit}"], "banker": [f"9{suit}", f"{zero}{suit}"]}
+        ids.append(services.round_record(table=table, **cards).round.round_id)
+    page = client.get("/tables/baccarat-1/").content.decode()
+    history = page[page.index('id="history"') :]
+    assert ids[-1] in history and ids[2] in history and ids[1] not in history
+    assert "The latest 20 of 22 rounds" in history and "?shoe=1&amp;all=1" in history
+    whole = client.get("/tables/baccarat-1/?shoe=1&all=1").content.decode()
+    assert all(i in whole for i in ids) and "ws-connect" not in whole

@@ -3,6 +3,9 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import threading
+import time
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -18,27 +21,67 @@ from tables.models import Round, Shoe
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
 
-def listen(group: str) -> str:
-    layer = get_channel_layer()
-    channel = async_to_sync(layer.new_channel)()
-    async_to_sync(layer.group_add)(group, channel)
-    return channel
+class Listener:
+    """A channel in a group, and the messages it receives, on whichever layer is
+    configured. Redis pub/sub binds a channel to the event loop that made it, so the
+    channel lives on a loop of its own in a thread, collecting as messages come."""
 
+    def __init__(self, group: str) -> None:
+        self.layer = get_channel_layer()
+        self.received: list[dict] = []
+        self.loop = asyncio.new_event_loop()
+        self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
+        self.thread.start()
+        self.channel = self._run(self._join(group))
 
-def pending(channel: str, quiet: float = 0.3) -> list[dict]:
-    """The messages waiting on a channel, on whichever layer is configured: all that
-    arrive until none has for ``quiet`` seconds."""
-    layer = get_channel_layer()
+    def _run(self, coroutine):
+        return asyncio.run_coroutine_threadsafe(coroutine, self.loop).result(timeout=10)
 
-    async def drain() -> list[dict]:
-        messages = []
+    async def _join(self, group: str) -> str:
+        self.channel = await self.layer.new_channel()
+        await self.layer.group_add(group, self.channel)
+        self.collecting = asyncio.create_task(self._collect())
+        return self.channel
+
+    async def _collect(self) -> None:
         while True:
-            try:
-                messages.append(await asyncio.wait_for(layer.receive(channel), quiet))
-            except TimeoutError:
-                return messages
+            self.received.append(await self.layer.receive(self.channel))
 
-    return async_to_sync(drain)()
+    def pending(self, quiet: float = 0.3) -> list[dict]:
+        """What arrived until nothing has for ``quiet`` seconds."""
+        count = -1
+        while count != len(self.received):
+            count = len(self.received)
+            # The in-memory layer hands messages over without waking the loop: nudge it.
+            self.loop.call_soon_threadsafe(lambda: None)
+            time.sleep(quiet)
+        messages, self.received[:] = list(self.received), []
+        return messages
+
+    async def _stop(self) -> None:
+        self.collecting.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self.collecting
+        await self.layer.flush()  # closes its connections on this loop
+
+    def close(self) -> None:
+        self._run(self._stop())
+        self.loop.call_soon_threadsafe(self.loop.stop)
+        self.thread.join(timeout=5)
+        self.loop.close()
+
+
+@pytest.fixture
+def listen():
+    listeners: list[Listener] = []
+
+    def make(group: str) -> Listener:
+        listeners.append(Listener(group))
+        return listeners[-1]
+
+    yield make
+    for listener in listeners:
+        listener.close()
 
 
 @pytest.fixture(autouse=True)
@@ -47,13 +90,13 @@ def fresh_layer() -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_recorded_round_is_pushed_to_its_table_and_the_lobby_after_commit(baccarat_1) -> None:
+def test_a_recorded_round_is_pushed_to_its_table_and_the_lobby_after_commit(baccarat_1, listen) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
     table_channel, lobby_channel = listen(table_group(table.slug)), listen("lobby")
     recorded = services.round_record(table=table, **SEED)
-    to_table, odds = pending(table_channel)  # the round's fragments, then its odds once computed
-    [to_lobby] = pending(lobby_channel)
+    to_table, odds = table_channel.pending()  # the round's fragments, then its odds once computed
+    [to_lobby] = lobby_channel.pending()
     assert 'id="odds"' in odds["html"] and "after round 1" in odds["html"]
     assert to_table["type"] == to_lobby["type"] == "fragments.push"
     # The table page's live fragments, each swapped in by its id, and the lobby card.
@@ -64,14 +107,14 @@ def test_a_recorded_round_is_pushed_to_its_table_and_the_lobby_after_commit(bacc
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_rolled_back_round_pushes_nothing_and_is_not_stored(baccarat_1) -> None:
+def test_a_rolled_back_round_pushes_nothing_and_is_not_stored(baccarat_1, listen) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
     channel = listen(table_group(table.slug))
     with pytest.raises(RuntimeError), transaction.atomic():
         services.round_record(table=table, **SEED)
         raise RuntimeError("the caller's transaction fails after the round")
-    assert pending(channel) == []
+    assert channel.pending() == []
     assert not Round.objects.exists()
 
 
@@ -175,7 +218,7 @@ def test_a_table_with_a_broken_paytable_is_refused(db) -> None:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_worker_that_fell_behind_pushes_the_latest_state_once(baccarat_1) -> None:
+def test_a_worker_that_fell_behind_pushes_the_latest_state_once(baccarat_1, listen) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
     services.round_record(table=table, **SEED)
@@ -183,7 +226,6 @@ def test_a_worker_that_fell_behind_pushes_the_latest_state_once(baccarat_1) -> N
     channel = listen(table_group(table.slug))
     live.publish_table(table.pk, coalesce=True)
     live.publish_table(table.pk, coalesce=True)  # a second queued task for the same state
-    assert len(pending(channel)) == 1
-    channel = listen(table_group(table.slug))  # a fresh channel: Redis binds one to its event loop
+    assert len(channel.pending()) == 1
     services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
-    assert pending(channel), "a new round is a new state"
+    assert channel.pending(), "a new round is a new state"
