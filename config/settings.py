@@ -89,8 +89,15 @@ TEMPLATES = [
 ]
 
 if env("DATABASE_URL"):
-    max_age = int(env("DB_CONN_MAX_AGE", "60"))  # seconds a connection is kept for reuse
-    DATABASES = {"default": dj_database_url.parse(env("DATABASE_URL"), conn_max_age=max_age, conn_health_checks=True)}
+    # A pool per process (psycopg_pool), not persistent connections: under ASGI each
+    # request runs on a thread of its own, and per-thread connections would pile up
+    # past PostgreSQL's max_connections. DB_POOL_MAX_SIZE=0 turns pooling off.
+    # Health checks: after a database restart, pooled connections are dead; each is
+    # checked when taken from the pool.
+    DATABASES = {"default": dj_database_url.parse(env("DATABASE_URL"), conn_max_age=0, conn_health_checks=True)}
+    pool_size = int(env("DB_POOL_MAX_SIZE", "20"))
+    if pool_size:
+        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": 10}
 else:
     DATABASES = {
         "default": {

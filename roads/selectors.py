@@ -42,6 +42,11 @@ def round_title(round_: Round) -> str:
 
 def shoe_roads(*, shoe: Shoe | None) -> ShoeRoads:
     """Voided rounds are kept for audit but left out of the roads."""
-    rounds = list(shoe.rounds.filter(voided=False).order_by("number")) if shoe else []
-    road_rounds = [RoadRound(Winner(r.winner), r.banker_pair, r.player_pair, index) for index, r in enumerate(rounds)]
-    return ShoeRoads(Roads.of(road_rounds), rounds)
+    return roads_of(list(shoe.rounds.order_by("number")) if shoe else [])
+
+
+def roads_of(rounds: list[Round]) -> ShoeRoads:
+    """The roads of a shoe's rounds, given oldest first; voided ones are left out."""
+    played = [r for r in rounds if not r.voided]
+    road_rounds = [RoadRound(Winner(r.winner), r.banker_pair, r.player_pair, index) for index, r in enumerate(played)]
+    return ShoeRoads(Roads.of(road_rounds), played)

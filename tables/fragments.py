@@ -11,19 +11,26 @@ from typing import Any
 
 from django.template.loader import render_to_string
 
-from roads.selectors import shoe_roads
+from roads.selectors import roads_of
 
 from . import charts, odds, selectors
 from .game.outcome import Winner
 from .game.stats import StatRound, shoe_stats
-from .models import Shoe, Table
+from .models import Round, Shoe, Table
 
 HISTORY_ROWS = 20  # rounds in the live history; the whole shoe is one click away
 
 
+def _rounds_newest_first(shoe: Shoe | None) -> list[Round]:
+    """Every round of the shoe for roads, stats and odds; their bets are left unread
+    (a JSON field per round), only the history's rows need them."""
+    return list(shoe.rounds.defer("bets").order_by("-number")) if shoe else []
+
+
 def table_context(table: Table, shoe: Shoe | None, *, history_rows: int | None = HISTORY_ROWS) -> dict[str, Any]:
-    rounds = list(selectors.shoe_rounds(shoe=shoe).reverse()) if shoe else []
-    road_data = shoe_roads(shoe=shoe)
+    rounds = _rounds_newest_first(shoe)
+    history = list(selectors.shoe_rounds(shoe=shoe).reverse()[:history_rows]) if shoe else []
+    road_data = roads_of(rounds[::-1])
     stats = shoe_stats(
         StatRound(Winner(r.winner), r.banker_pair, r.player_pair, r.player_natural or r.banker_natural)
         for r in road_data.rounds
@@ -32,8 +39,8 @@ def table_context(table: Table, shoe: Shoe | None, *, history_rows: int | None =
         "table": table,
         "shoe": shoe,
         "rounds": rounds,
-        "history": rounds[:history_rows],
-        "last": rounds[0] if rounds else None,
+        "history": history,
+        "last": history[0] if history else None,
         "shoes": list(table.shoes.order_by("-number").values_list("number", flat=True)[:50]),
         "roads": road_data,
         "good_roads": road_data.roads.good_roads(),
@@ -54,7 +61,7 @@ def table_live_html(table: Table) -> str:
 def table_odds_html(table: Table) -> str:
     """The odds panel and the game info (which carries the page's version)."""
     shoe = selectors.shoe_find(table=table, which="current")
-    rounds = list(selectors.shoe_rounds(shoe=shoe).reverse()) if shoe else []
+    rounds = _rounds_newest_first(shoe)
     context = {"table": table, "shoe": shoe, "rounds": rounds, "last": rounds[0] if rounds else None}
     context |= {
         "version": selectors.table_version(shoe),

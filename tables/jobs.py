@@ -47,9 +47,10 @@ def enqueue(task: Task, *args: Any) -> None:
         run_here(task, *args)
 
 
-def run_here(job: Callable[..., object], *args: Any) -> None:
+def run_here(job: Callable[..., object], *args: Any) -> bool:
     """Run ``job(*args)`` in this process once the current request is answered, one job
-    at a time in the order queued (so pushes leave in order)."""
+    at a time in the order queued (so pushes leave in order). False if it could not be
+    queued."""
     try:
         if settings.TASKS_INLINE:
             job(*args)
@@ -60,6 +61,8 @@ def run_here(job: Callable[..., object], *args: Any) -> None:
             _track(_thread_pool().submit(_run, job, args))
     except Exception:
         log.warning("could not run %s%r", _name(job), args, exc_info=True)
+        return False
+    return True
 
 
 def _name(job: Callable[..., object]) -> str:

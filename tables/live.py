@@ -8,6 +8,7 @@ is logged and dropped: the database is the truth and a page that reconnects resy
 from __future__ import annotations
 
 import logging
+import threading
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
@@ -23,13 +24,30 @@ def table_group(slug: str) -> str:
     return f"table.{slug}"
 
 
+_queued: set[int] = set()  # tables with a push waiting in this process
+_queued_lock = threading.Lock()
+
+
 def table_changed(table_id: int) -> None:
     """After a commit that changed what a table's pages show: render and push from this
     process once the request is answered, so recording a round never waits for it, and
-    pushes keep flowing with no Celery worker at all."""
+    pushes keep flowing with no Celery worker at all. A table with a push still waiting
+    gets no second one: that push renders the state as it is when it runs."""
     from . import jobs
 
-    jobs.run_here(publish_table, table_id, True)
+    with _queued_lock:
+        if table_id in _queued:
+            return
+        _queued.add(table_id)
+    if not jobs.run_here(_publish_queued, table_id):
+        with _queued_lock:
+            _queued.discard(table_id)
+
+
+def _publish_queued(table_id: int) -> None:
+    with _queued_lock:
+        _queued.discard(table_id)  # changes from now on need a push of their own
+    publish_table(table_id, coalesce=True)
 
 
 def publish_table(table_id: int, coalesce: bool = False) -> None:

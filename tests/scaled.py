@@ -42,9 +42,8 @@ def pytest_load_initial_conftests(
         _started.extend([redis, postgres])
         os.environ["DATABASE_URL"] = postgres.create_database("baccarat")  # tests run in test_baccarat
         os.environ["REDIS_URL"] = redis.url
-        # Threads (consumers, the task runner) must not keep sessions open past a test:
-        # the test database is dropped at the end.
-        os.environ["DB_CONN_MAX_AGE"] = "0"
+        # No connection may outlive a test (the test database is dropped at the end): no pool.
+        os.environ["DB_POOL_MAX_SIZE"] = "0"
     return (yield)
 
 

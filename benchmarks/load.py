@@ -1,0 +1,367 @@
+"""Load on the scaled-out stack: real PostgreSQL, Redis, two uvicorn processes and a
+Celery worker on loopback, started here and stopped after.
+
+- fan-out: N websocket clients split over 20 tables and the lobby, across both servers;
+  rounds posted at a steady rate across the tables, alternating servers. For each
+  round and each client, the latency from the POST to the first push showing that
+  state (or a later one); rounds a client never saw are lost.
+- ingest: 20 concurrent dealer clients posting rounds as fast as the server answers.
+
+    python -m benchmarks.load                      # both, with the issue's figures
+    python -m benchmarks.load fanout --clients 1000 --seconds 60 --rate 10
+    python -m benchmarks.load ingest --seconds 30 --dealers 20
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import http.client
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tables.game.shoe import Shoe
+from tests.servers import PostgresCluster, RedisServer, free_port
+
+ROOT = Path(__file__).resolve().parents[1]
+TABLES = 20
+VERSION = re.compile(r'data-table="(baccarat-\d+)" data-version="(\d+):(\d+):')
+
+
+class Dealer:
+    """A table's dealer: real shoes, dealt by the rules, a new one when the cut card says."""
+
+    def __init__(self, stack: Stack, slug: str) -> None:
+        self.stack, self.slug, self.shoe = stack, slug, Shoe.shuffled()
+
+    def round(self, url: str) -> dict[str, Any]:
+        if self.shoe.finished:
+            post(url, self.slug, "shoes", self.stack.tokens[self.slug])
+            self.shoe = Shoe.shuffled()
+        outcome = self.shoe.deal()
+        cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
+        return post(url, self.slug, "rounds", self.stack.tokens[self.slug], cards)["round"]
+
+
+def percentile(values: list[float], p: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * p))] if ordered else float("nan")
+
+
+def rss_kib(pid: int) -> int:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+@dataclass
+class Stack:
+    """PostgreSQL, Redis, two ASGI servers and a Celery worker, with TABLES tables."""
+
+    root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="bench-load-")))
+    processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
+    urls: list[str] = field(default_factory=list)
+    tokens: dict[str, str] = field(default_factory=dict)
+    extra: dict[str, str] = field(default_factory=dict)
+
+    def env(self) -> dict[str, str]:
+        return {**os.environ, **self.extra, "DATA_DIR": str(self.root), "LOG_LEVEL": "WARNING"}
+
+    def manage(self, *args: str) -> str:
+        done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=self.env(), capture_output=True)
+        done.check_returncode()
+        return done.stdout.decode().strip()
+
+    def spawn(self, name: str, *command: str) -> None:
+        with (self.root / f"{name}.log").open("w") as log:
+            self.processes[name] = subprocess.Popen(
+                command, cwd=ROOT, env=self.env(), stdout=log, stderr=subprocess.STDOUT
+            )
+
+    @contextmanager
+    def running(self) -> Iterator[Stack]:
+        self.postgres, self.redis = PostgresCluster().start(), RedisServer().start()
+        self.extra = {"DATABASE_URL": self.postgres.create_database("load"), "REDIS_URL": self.redis.url}
+        try:
+            self.manage("migrate", "-v0")
+            for n in range(1, TABLES + 1):
+                slug = f"baccarat-{n}"
+                self.tokens[slug] = self.manage("table_create", "--slug", slug, "--name", f"Baccarat {n}")
+            self.spawn(
+                "worker", sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "warning"
+            )
+            for name in ("asgi-a", "asgi-b"):
+                port = free_port()
+                self.spawn(name, sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port),
+                           "--no-access-log", "--log-level", "warning")  # fmt: skip
+                self.urls.append(f"http://127.0.0.1:{port}")
+            for url in self.urls:
+                self._wait(url)
+            for slug in self.tokens:
+                post(self.urls[0], slug, "shoes", self.tokens[slug])
+            yield self
+        finally:
+            for process in self.processes.values():
+                process.terminate()
+            for process in self.processes.values():
+                process.wait(timeout=20)
+            self.redis.destroy()
+            self.postgres.destroy()
+
+    @staticmethod
+    def _wait(url: str) -> None:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                request("GET", url, "/api/openapi.json")
+                return
+            except OSError:
+                time.sleep(0.2)
+        raise RuntimeError(f"{url} did not start")
+
+    def server_pids(self) -> list[int]:
+        return [self.processes[name].pid for name in ("asgi-a", "asgi-b")]
+
+
+_connections = threading.local()
+
+
+def request(method: str, url: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None):
+    """(status, body) over one keep-alive connection per thread and server."""
+    pool = _connections.__dict__.setdefault("pool", {})
+    if url not in pool:
+        pool[url] = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
+    connection = pool[url]
+    try:
+        connection.request(method, path, body=body, headers=headers or {})
+        response = connection.getresponse()
+        return response.status, response.read()
+    except (OSError, http.client.HTTPException):
+        connection.close()
+        del pool[url]
+        raise
+
+
+def post(url: str, slug: str, path: str, token: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+    headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"}
+    status, answer = request("POST", url, f"/api/tables/{slug}/{path}", json.dumps(body or {}).encode(), headers)
+    if status not in (200, 201):
+        raise RuntimeError(f"POST {path}: {status} {answer[:200]!r}")
+    return json.loads(answer)
+
+
+# ---------------------------------------------------------------------------- fan-out
+
+
+def client_main(urls: list[str], first: int, count: int, total: int, ready: Any, results: Any, stop: Any) -> None:
+    """One client process: ``count`` websockets; reports when each first saw each state."""
+    asyncio.run(_clients(urls, first, count, total, ready, results, stop))
+
+
+async def _clients(urls: list[str], first: int, count: int, total: int, ready: Any, results: Any, stop: Any) -> None:
+    from websockets.asyncio.client import connect
+
+    seen: dict[int, dict[str, tuple[int, int]]] = {}  # client -> slug -> newest (shoe, round) shown
+    arrivals: list[tuple[int, str, tuple[int, int], float]] = []  # client, slug, state, when first shown
+
+    async def one(i: int) -> None:
+        url = urls[i % len(urls)]
+        group = i % (TABLES + 1)
+        path = "/ws/lobby/" if group == TABLES else f"/ws/tables/baccarat-{group + 1}/"
+        mine = seen.setdefault(i, {})
+        async with connect(url.replace("http", "ws", 1) + path, origin=url, max_size=None, open_timeout=120) as ws:
+            await ws.send(json.dumps({"have": {}}))
+            connected.append(i)
+            async for message in ws:
+                now = time.time()
+                for slug, shoe, number in VERSION.findall(message):
+                    state = (int(shoe), int(number))
+                    if state > mine.get(slug, (0, 0)):
+                        mine[slug] = state
+                        arrivals.append((i, slug, state, now))
+
+    connected: list[int] = []
+    tasks = []
+    for i in range(first, first + count):
+        tasks.append(asyncio.create_task(one(i)))
+        if len(tasks) % 50 == 0:
+            await asyncio.sleep(0.05)  # don't open thousands of handshakes at once
+    while len(connected) < count:
+        if any(t.done() and t.exception() for t in tasks):
+            raise next(t.exception() for t in tasks if t.done() and t.exception())  # type: ignore[misc]
+        await asyncio.sleep(0.1)
+    ready.set()
+    while not stop.is_set():
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(3)  # the last pushes
+    for task in tasks:
+        task.cancel()
+    results.put(arrivals)
+
+
+def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str, float]:
+    import multiprocessing as mp
+
+    context = mp.get_context("spawn")
+    processes, per = 2, -(-clients // 2)
+    ready = [context.Event() for _ in range(processes)]
+    stop, results = context.Event(), context.Queue()
+    before = {pid: rss_kib(pid) for pid in stack.server_pids()}
+    workers = [
+        context.Process(
+            target=client_main,
+            args=(stack.urls, k * per, min(per, clients - k * per), clients, ready[k], results, stop),
+        )
+        for k in range(processes)
+    ]
+    for worker in workers:
+        worker.start()
+    for event in ready:
+        if not event.wait(timeout=600):
+            raise RuntimeError("clients did not connect")
+    time.sleep(2)
+    memory = sum(rss_kib(pid) - before[pid] for pid in before) / clients
+    cpu_before = {pid: cpu_seconds(pid) for pid in stack.server_pids()}
+    posted: list[tuple[str, tuple[int, int], float]] = []  # slug, (shoe, round), time posted
+    started, i = time.monotonic(), 0
+    dealers = [Dealer(stack, slug) for slug in stack.tokens]
+    while (elapsed := time.monotonic() - started) < seconds:
+        dealer = dealers[i % TABLES]
+        at = time.time()
+        answer = dealer.round(stack.urls[i % 2])
+        posted.append((dealer.slug, (answer["shoe"], answer["number"]), at))
+        i += 1
+        time.sleep(max(0.0, i / rate - (time.monotonic() - started)))
+    cpu = sum(cpu_seconds(pid) - cpu_before[pid] for pid in cpu_before) / elapsed
+    stop.set()
+    arrivals = [a for _ in workers for a in results.get(timeout=120)]
+    for worker in workers:
+        worker.join(timeout=30)
+    return _latencies(posted, arrivals, clients) | {
+        "server memory per connection, KiB": memory,
+        "server CPU (2 processes), % of one core": 100 * cpu,
+        "rounds posted": len(posted),
+        "rounds per second": len(posted) / elapsed,
+    }
+
+
+def _latencies(
+    posted: list[tuple[str, tuple[int, int], float]],
+    arrivals: list[tuple[int, str, tuple[int, int], float]],
+    clients: int,
+) -> dict[str, float]:
+    """Latency of each (round, client that should see it): until the client first showed
+    that state or a later one. A round no such state reached is lost."""
+    by_client: dict[tuple[int, str], list[tuple[tuple[int, int], float]]] = defaultdict(list)
+    for client, slug, state, at in arrivals:
+        by_client[(client, slug)].append((state, at))
+    latencies, lost = [], 0
+    for client in range(clients):
+        group = client % (TABLES + 1)
+        for slug, state, at in posted:
+            if group != TABLES and slug != f"baccarat-{group + 1}":
+                continue
+            times = [t for shown, t in by_client.get((client, slug), []) if shown >= state]
+            if times:
+                latencies.append((min(times) - at) * 1000)
+            else:
+                lost += 1
+    return {
+        "latency p50, ms": percentile(latencies, 0.5),
+        "latency p95, ms": percentile(latencies, 0.95),
+        "latency p99, ms": percentile(latencies, 0.99),
+        "latency max, ms": max(latencies, default=float("nan")),
+        "deliveries": len(latencies),
+        "lost": lost,
+    }
+
+
+# ---------------------------------------------------------------------------- ingest
+
+
+def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
+    """Each dealer owns one table and posts its rounds back to back, alternating servers."""
+    latencies: list[float] = []
+    errors: list[str] = []
+    lock = threading.Lock()
+    deadline = time.monotonic() + seconds
+    cpu_before = {pid: cpu_seconds(pid) for pid in stack.server_pids()}
+
+    def deal(k: int) -> None:
+        dealer, n = Dealer(stack, f"baccarat-{k % TABLES + 1}"), 0
+        while time.monotonic() < deadline:
+            start = time.perf_counter()
+            try:
+                dealer.round(stack.urls[n % 2])
+            except Exception as error:
+                errors.append(str(error))
+                continue
+            finally:
+                n += 1
+            with lock:
+                latencies.append((time.perf_counter() - start) * 1000)
+
+    threads = [threading.Thread(target=deal, args=(k,)) for k in range(dealers)]
+    started = time.monotonic()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started
+    cpu = sum(cpu_seconds(pid) - cpu_before[pid] for pid in cpu_before) / elapsed
+    for error in sorted(set(errors))[:5]:
+        print("  error:", error[:300], flush=True)
+    return {
+        "rounds recorded": len(latencies),
+        "rounds per second": len(latencies) / elapsed,
+        "latency p50, ms": percentile(latencies, 0.5),
+        "latency p99, ms": percentile(latencies, 0.99),
+        "errors": len(errors),
+        "server CPU (2 processes), % of one core": 100 * cpu,
+    }
+
+
+def report(title: str, figures: dict[str, float]) -> None:
+    print(title, flush=True)
+    for name, value in figures.items():
+        print(f"  {name:48s} {value:12.1f}", flush=True)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("what", nargs="?", choices=["all", "fanout", "ingest"], default="all")
+    parser.add_argument("--clients", type=int, nargs="+", default=[1000, 5000])
+    parser.add_argument("--seconds", type=float, default=60)
+    parser.add_argument("--rate", type=float, default=10, help="rounds per second across the tables")
+    parser.add_argument("--dealers", type=int, default=20)
+    args = parser.parse_args()
+    if args.what in ("all", "ingest"):
+        with Stack().running() as stack:
+            report(f"Ingest: {args.dealers} dealers, {args.seconds:.0f} s", ingest(stack, args.seconds, args.dealers))
+    if args.what in ("all", "fanout"):
+        for clients in args.clients:
+            with Stack().running() as stack:
+                title = f"Fan-out: {clients} clients, {args.rate:g} rounds/s, {args.seconds:.0f} s"
+                report(title, fanout(stack, clients, args.seconds, args.rate))
+
+
+if __name__ == "__main__":
+    main()
