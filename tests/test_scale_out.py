@@ -176,6 +176,7 @@ def test_a_page_on_server_a_sees_a_round_posted_to_server_b_and_the_odds_the_wor
 
 def test_with_redis_down_for_10_s_rounds_are_recorded_and_pages_catch_up_after(stack, real_servers) -> None:
     _, redis = real_servers
+    post(stack["b"], "shoes", stack["token"])
     before = len(rounds(stack["b"]))
     redis.stop()
     try:
@@ -187,7 +188,8 @@ def test_with_redis_down_for_10_s_rounds_are_recorded_and_pages_catch_up_after(s
         redis.start()
     assert len(rounds(stack["a"])) == before + 3
     # A page that was open before reconnects with what it had, and gets the rest.
-    stale = {"baccarat-1": f"1:{before}:0:{before}"}
+    shoe = rounds(stack["a"])[0]["shoe"]
+    stale = {"baccarat-1": f"{shoe}:{before}:0:{before}"}
     with websocket(stack["a"], "/ws/tables/baccarat-1/", have=stale) as page:
         html = wait_for(page, recorded[-1]["id"], timeout=15)
         assert all(r["id"] in html for r in recorded)
@@ -200,7 +202,9 @@ def test_with_postgresql_down_for_10_s_the_dealer_gets_503_and_its_retries_recor
     stack, real_servers
 ) -> None:
     postgres, _ = real_servers
-    number = len(rounds(stack["b"])) + 1
+    post(stack["b"], "shoes", stack["token"])
+    post(stack["b"], "rounds", stack["token"], banker_natural(0))
+    number = 2
     cards = {**banker_natural(4), "round": number}
     postgres.stop()
     try:
@@ -223,6 +227,7 @@ def test_with_the_worker_killed_rounds_are_recorded_and_pushed_and_odds_catch_up
     worker = next(p for p in processes.processes if "celery" in p.args)
     worker.kill()
     worker.wait()
+    post(stack["b"], "shoes", stack["token"])
     with websocket(stack["a"], "/ws/tables/baccarat-1/") as page:
         time.sleep(0.3)
         recorded = post(stack["b"], "rounds", stack["token"], banker_natural(5))["round"]
