@@ -145,19 +145,23 @@ _connections = threading.local()
 
 
 def request(method: str, url: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None):
-    """(status, body) over one keep-alive connection per thread and server."""
+    """(status, body) over one keep-alive connection per thread and server; a kept
+    connection the server has closed is opened again once."""
     pool = _connections.__dict__.setdefault("pool", {})
-    if url not in pool:
-        pool[url] = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
-    connection = pool[url]
-    try:
-        connection.request(method, path, body=body, headers=headers or {})
-        response = connection.getresponse()
-        return response.status, response.read()
-    except (OSError, http.client.HTTPException):
-        connection.close()
-        del pool[url]
-        raise
+    for attempt in (1, 2):
+        if url not in pool:
+            pool[url] = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
+        connection = pool[url]
+        try:
+            connection.request(method, path, body=body, headers=headers or {})
+            response = connection.getresponse()
+            return response.status, response.read()
+        except (OSError, http.client.HTTPException):
+            connection.close()
+            del pool[url]
+            if attempt == 2:
+                raise
+    raise AssertionError("unreachable")
 
 
 def post(url: str, slug: str, path: str, token: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
