@@ -5,11 +5,13 @@ Celery worker on loopback, started here and stopped after.
   rounds posted at a steady rate across the tables, alternating servers. For each
   round and each client, the latency from the POST to the first push showing that
   state (or a later one); rounds a client never saw are lost.
-- ingest: 20 concurrent dealer clients posting rounds as fast as the server answers.
+- ingest: 20 concurrent dealer clients posting rounds as fast as the server answers,
+  with no page open (recording alone), then with every table page and the lobby open
+  (each change rendered and pushed, at most once per PUSH_INTERVAL per table).
 
     python -m benchmarks.load                      # both, with the issue's figures
     python -m benchmarks.load fanout --clients 1000 --seconds 60 --rate 10
-    python -m benchmarks.load ingest --seconds 30 --dealers 20
+    python -m benchmarks.load ingest --seconds 30 --dealers 20 --pages 21
 """
 
 from __future__ import annotations
@@ -81,6 +83,7 @@ class Stack:
     urls: list[str] = field(default_factory=list)
     tokens: dict[str, str] = field(default_factory=dict)
     extra: dict[str, str] = field(default_factory=dict)
+    servers: int = 2
 
     def env(self) -> dict[str, str]:
         return {**os.environ, **self.extra, "DATA_DIR": str(self.root), "LOG_LEVEL": "WARNING"}
@@ -105,10 +108,11 @@ class Stack:
             for n in range(1, TABLES + 1):
                 slug = f"baccarat-{n}"
                 self.tokens[slug] = self.manage("table_create", "--slug", slug, "--name", f"Baccarat {n}")
-            self.spawn(
-                "worker", sys.executable, "-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "warning"
-            )
-            for name in ("asgi-a", "asgi-b"):
+            # The worker's odds only use CPU nothing else wants (SCHED_IDLE), as on a
+            # machine of its own: recording and pushes come first.
+            celery = ("-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "warning")
+            self.spawn("worker", "chrt", "--idle", "0", sys.executable, *celery)
+            for name in self.server_names():
                 port = free_port()
                 self.spawn(name, sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port),
                            "--no-access-log", "--log-level", "warning")  # fmt: skip
@@ -138,7 +142,10 @@ class Stack:
         raise RuntimeError(f"{url} did not start")
 
     def server_pids(self) -> list[int]:
-        return [self.processes[name].pid for name in ("asgi-a", "asgi-b")]
+        return [self.processes[name].pid for name in self.server_names()]
+
+    def server_names(self) -> list[str]:
+        return [f"asgi-{k + 1}" for k in range(self.servers)]
 
 
 _connections = threading.local()
@@ -261,7 +268,7 @@ def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str,
         worker.join(timeout=30)
     return _latencies(posted, arrivals, clients) | {
         "server memory per connection, KiB": memory,
-        "server CPU (2 processes), % of one core": 100 * cpu,
+        "server CPU (all ASGI processes), % of one core": 100 * cpu,
         "rounds posted": len(posted),
         "rounds per second": len(posted) / elapsed,
     }
@@ -301,6 +308,29 @@ def _latencies(
 # ---------------------------------------------------------------------------- ingest
 
 
+@contextmanager
+def watching(stack: Stack, pages: int) -> Iterator[None]:
+    """``pages`` websocket clients (table pages and the lobby) open meanwhile, in a
+    process of their own, so that every change is rendered and pushed."""
+    import multiprocessing as mp
+
+    if not pages:
+        yield
+        return
+    context = mp.get_context("spawn")
+    ready, stop, results = context.Event(), context.Event(), context.Queue()
+    process = context.Process(target=client_main, args=(stack.urls, 0, pages, pages, ready, results, stop))
+    process.start()
+    if not ready.wait(timeout=120):
+        raise RuntimeError("pages did not connect")
+    try:
+        yield
+    finally:
+        stop.set()
+        results.get(timeout=60)
+        process.join(timeout=30)
+
+
 def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
     """Each dealer owns one table and posts its rounds back to back, alternating servers."""
     latencies: list[float] = []
@@ -314,7 +344,7 @@ def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
         while time.monotonic() < deadline:
             start = time.perf_counter()
             try:
-                dealer.round(stack.urls[n % 2])
+                dealer.round(stack.urls[n % len(stack.urls)])
             except Exception as error:
                 errors.append(str(error))
                 continue
@@ -339,7 +369,7 @@ def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
         "latency p50, ms": percentile(latencies, 0.5),
         "latency p99, ms": percentile(latencies, 0.99),
         "errors": len(errors),
-        "server CPU (2 processes), % of one core": 100 * cpu,
+        "server CPU (all ASGI processes), % of one core": 100 * cpu,
     }
 
 
@@ -356,13 +386,17 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--rate", type=float, default=10, help="rounds per second across the tables")
     parser.add_argument("--dealers", type=int, default=20)
+    parser.add_argument("--servers", type=int, default=2, help="ASGI processes")
+    parser.add_argument("--pages", type=int, default=0, help="pages open during ingest (21: each table, the lobby)")
     args = parser.parse_args()
     if args.what in ("all", "ingest"):
-        with Stack().running() as stack:
-            report(f"Ingest: {args.dealers} dealers, {args.seconds:.0f} s", ingest(stack, args.seconds, args.dealers))
+        for pages in (0, TABLES + 1) if args.what == "all" else (args.pages,):
+            with Stack(servers=args.servers).running() as stack, watching(stack, pages):
+                title = f"Ingest: {args.dealers} dealers, {args.seconds:.0f} s, {pages} pages open"
+                report(title, ingest(stack, args.seconds, args.dealers))
     if args.what in ("all", "fanout"):
         for clients in args.clients:
-            with Stack().running() as stack:
+            with Stack(servers=args.servers).running() as stack:
                 title = f"Fan-out: {clients} clients, {args.rate:g} rounds/s, {args.seconds:.0f} s"
                 report(title, fanout(stack, clients, args.seconds, args.rate))
 

@@ -190,6 +190,10 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST")
 
+# Seconds between two live pushes of one table from one process: a burst of changes
+# waits out the interval and goes as one push of the latest state (0 = every change).
+PUSH_INTERVAL = float(env("PUSH_INTERVAL", "1"))
+
 # Demo tables dealt inside the server process (seconds between rounds; 0 = off).
 # With a broker, beat deals them instead (every ASGI process would deal otherwise).
 SIMULATE_INTERVAL = float(env("SIMULATE_INTERVAL", "0"))

@@ -11,7 +11,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import fragments, selectors
+from . import fragments, presence, selectors
 from .live import LOBBY_GROUP, table_group
 from .models import Table
 
@@ -36,16 +36,20 @@ class FragmentConsumer(AsyncWebsocketConsumer):
         for attempt in range(3):
             try:
                 await self.channel_layer.group_add(self.group, self.channel_name)
-                return
+                break
             except Exception:
                 if attempt == 2:
                     raise
                 log.info("joining %s failed, retrying", self.group, exc_info=True)
                 await asyncio.sleep(0.1 * (attempt + 1))
+        self.watching = True
+        await database_sync_to_async(presence.watch)(self.group)
 
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "watching", False):
+            presence.unwatch(self.group)
 
     async def fragments_push(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])

@@ -21,10 +21,17 @@ from .models import Round, Shoe, Table
 HISTORY_ROWS = 20  # rounds in the live history; the whole shoe is one click away
 
 
+# What roads (and their titles), stats and odds read of every round of a shoe; the rest,
+# the bets above all (a JSON field per round), only the history's rows need.
+SHOE_ROUND_FIELDS = (
+    "shoe_id", "number", "winner", "player_cards", "banker_cards", "player_score", "banker_score",
+    "player_pair", "banker_pair", "player_natural", "banker_natural", "voided", "odds",
+)  # fmt: skip
+
+
 def _rounds_newest_first(shoe: Shoe | None) -> list[Round]:
-    """Every round of the shoe for roads, stats and odds; their bets are left unread
-    (a JSON field per round), only the history's rows need them."""
-    return list(shoe.rounds.defer("bets").order_by("-number")) if shoe else []
+    """Every round of the shoe, with the fields in :data:`SHOE_ROUND_FIELDS`."""
+    return list(shoe.rounds.only(*SHOE_ROUND_FIELDS).order_by("-number")) if shoe else []
 
 
 def table_context(table: Table, shoe: Shoe | None, *, history_rows: int | None = HISTORY_ROWS) -> dict[str, Any]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from typing import Any
@@ -27,6 +28,7 @@ log = logging.getLogger(__name__)
 _executor: ThreadPoolExecutor | None = None
 _pending: list[Future[None]] = []
 _server_loop: asyncio.AbstractEventLoop | None = None
+_timers: list[threading.Timer] = []  # delayed jobs outside a server (tests drain them)
 
 
 def serve_on(loop: asyncio.AbstractEventLoop | None) -> None:
@@ -65,6 +67,26 @@ def run_here(job: Callable[..., object], *args: Any) -> bool:
     return True
 
 
+def run_later(delay: float, job: Callable[..., object], *args: Any) -> bool:
+    """:func:`run_here`, ``delay`` seconds from now (at once when ``delay`` is not
+    positive, or when tasks run inline)."""
+    if delay <= 0 or settings.TASKS_INLINE:
+        return run_here(job, *args)
+    try:
+        if _server_loop is not None and _server_loop.is_running():
+            loop = _server_loop
+            loop.call_soon_threadsafe(lambda: loop.call_later(delay, run_here, job, *args))
+        else:
+            timer = threading.Timer(delay, run_here, (job, *args))
+            timer.daemon = True
+            timer.start()
+            _timers.append(timer)
+    except Exception:
+        log.warning("could not run %s%r later", _name(job), args, exc_info=True)
+        return False
+    return True
+
+
 def _name(job: Callable[..., object]) -> str:
     return str(getattr(job, "name", None) or getattr(job, "__qualname__", job))
 
@@ -75,7 +97,9 @@ def _track(future: Future[None]) -> None:
 
 
 def drain(timeout: float = 30) -> None:
-    """Wait for the tasks queued in this process (tests)."""
+    """Wait for the tasks queued in this process, delayed ones included (tests)."""
+    while _timers:
+        _timers.pop(0).join(timeout=timeout)
     for future in list(_pending):
         future.result(timeout=timeout)
 

@@ -15,7 +15,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
-from . import jobs
+from . import jobs, presence
 
 log = logging.getLogger(__name__)
 
@@ -48,10 +48,17 @@ async def run_simulation(interval: float) -> None:
         await asyncio.sleep(pause)
 
 
+async def renew_presence() -> None:
+    """Keep this server's open pages marked as watched (:mod:`tables.presence`)."""
+    while True:
+        await asyncio.sleep(presence.RENEW_SECONDS)
+        await sync_to_async(presence.renew, thread_sensitive=False)()
+
+
 class ServerLifespan:
     """ASGI middleware for the life of the server: hands its event loop to
-    :mod:`tables.jobs` (so background tasks push through this process's channel layer)
-    and, when ``interval`` is set, runs :func:`run_simulation`."""
+    :mod:`tables.jobs` (so background tasks push through this process's channel layer),
+    renews its pages' presence and, when ``interval`` is set, runs :func:`run_simulation`."""
 
     def __init__(self, app: Callable[..., Awaitable[None]], *, interval: float = 0) -> None:
         self.app = app
@@ -61,16 +68,17 @@ class ServerLifespan:
         if scope["type"] != "lifespan":
             await self.app(scope, receive, send)
             return
-        task: asyncio.Task[None] | None = None
+        tasks: list[asyncio.Task[None]] = []
         while True:
             message = await receive()
             if message["type"] == "lifespan.startup":
                 jobs.serve_on(asyncio.get_running_loop())
+                tasks.append(asyncio.create_task(renew_presence()))
                 if self.interval > 0:
-                    task = asyncio.create_task(run_simulation(self.interval))
+                    tasks.append(asyncio.create_task(run_simulation(self.interval)))
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
-                if task:
+                for task in tasks:
                     task.cancel()
                     with contextlib.suppress(asyncio.CancelledError):
                         await task

@@ -7,11 +7,15 @@ is logged and dropped: the database is the truth and a page that reconnects resy
 
 from __future__ import annotations
 
+import contextlib
 import logging
+import math
 import threading
+import time
 
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
+from django.conf import settings
 from django.core.cache import cache
 
 log = logging.getLogger(__name__)
@@ -25,68 +29,108 @@ def table_group(slug: str) -> str:
 
 
 _queued: set[int] = set()  # tables with a push waiting in this process
+_last_push: dict[int, float] = {}  # table -> when this process last started its push
 _queued_lock = threading.Lock()
 
 
 def table_changed(table_id: int) -> None:
     """After a commit that changed what a table's pages show: render and push from this
     process once the request is answered, so recording a round never waits for it, and
-    pushes keep flowing with no Celery worker at all. A table with a push still waiting
-    gets no second one: that push renders the state as it is when it runs."""
+    pushes keep flowing with no Celery worker at all.
+
+    A table with a push still waiting gets no second one: that push renders the state
+    as it is when it runs. A table pushes about once per ``PUSH_INTERVAL`` at most,
+    across all processes: a change soon after a push waits out the interval, so a
+    burst of rounds costs one render, not one each, and rendering never crowds out
+    recording."""
     from . import jobs
 
     with _queued_lock:
         if table_id in _queued:
             return
         _queued.add(table_id)
-    if not jobs.run_here(_publish_queued, table_id):
+        wait = _last_push.get(table_id, -settings.PUSH_INTERVAL) + settings.PUSH_INTERVAL - time.monotonic()
+    if not jobs.run_later(wait, _publish_queued, table_id):
         with _queued_lock:
             _queued.discard(table_id)
 
 
 def _publish_queued(table_id: int) -> None:
+    from . import jobs
+
+    interval = settings.PUSH_INTERVAL
+    if interval > 0:
+        now = time.time()
+        bucket = int(now // interval)
+        if not _take_slot(table_id, bucket):
+            # Another process pushed this table in this interval: push what it could
+            # not have shown in the next one (the table stays queued here till then).
+            if not jobs.run_later((bucket + 1) * interval - now, _publish_queued, table_id):
+                with _queued_lock:
+                    _queued.discard(table_id)
+            return
     with _queued_lock:
         _queued.discard(table_id)  # changes from now on need a push of their own
+        _last_push[table_id] = time.monotonic()
     publish_table(table_id, coalesce=True)
 
 
+def _take_slot(table_id: int, bucket: int) -> bool:
+    """The table's one push of this interval, for all processes sharing the cache. With
+    the cache down, push anyway: the pages would rather have two pushes than none."""
+    try:
+        return bool(cache.add(f"push-slot:{table_id}:{bucket}", True, timeout=math.ceil(settings.PUSH_INTERVAL) + 1))
+    except Exception:
+        return True
+
+
 def publish_table(table_id: int, coalesce: bool = False) -> None:
-    """Push the table's live fragments and its lobby card; never raises. With
-    ``coalesce``, skip when the pages already have this state: a worker that fell
-    behind renders the latest state once, not every round it missed."""
-    from . import fragments, selectors
+    """Push the table's live fragments and its lobby card, each only if some page shows
+    it (:mod:`tables.presence`); never raises. With
+    ``coalesce``, skip a state some process has already pushed (or is pushing): a
+    worker that fell behind renders the latest state once, not every round it missed,
+    and two processes that both saw a change render it once between them."""
+    from . import fragments, presence, selectors
     from .models import Table
 
+    claim = None
     try:
         table = Table.objects.get(pk=table_id)
         layer = get_channel_layer()
         if layer is None:
             return
+        group = table_group(table.slug)
+        watched = presence.watched(group, LOBBY_GROUP)
+        if not any(watched.values()):
+            return  # no page shows this table: nothing to render
         if coalesce:
             version = selectors.table_version(selectors.shoe_find(table=table, which="current"))
-            if cache.get(f"published:{table_id}") == version:
+            claim = f"pushed:{table_id}:{version}"
+            if not cache.add(claim, True, timeout=3600):
                 return
         send = async_to_sync(layer.group_send)
-        send(table_group(table.slug), {"type": PUSH, "html": fragments.table_live_html(table)})
-        send(LOBBY_GROUP, {"type": PUSH, "html": fragments.lobby_card_html(table)})
-        if coalesce:
-            cache.set(f"published:{table_id}", version, timeout=3600)
+        if watched[group]:
+            send(group, {"type": PUSH, "html": fragments.table_live_html(table)})
+        if watched[LOBBY_GROUP]:
+            send(LOBBY_GROUP, {"type": PUSH, "html": fragments.lobby_card_html(table)})
     except Exception:
         log.warning("live push for table %s failed", table_id, exc_info=True)
+        if claim:
+            with contextlib.suppress(Exception):
+                cache.delete(claim)  # let a later push of this state try again
 
 
 def publish_odds(table_id: int) -> None:
     """Push the table's odds panel (with the game info, which carries the page's
-    version for resync) once the odds of a round are stored; never raises."""
-    from . import fragments
+    version for resync) once the odds of a round are stored, if a page shows the table;
+    never raises."""
+    from . import fragments, presence
     from .models import Table
 
     try:
         table = Table.objects.get(pk=table_id)
-        layer = get_channel_layer()
-        if layer is not None:
-            async_to_sync(layer.group_send)(
-                table_group(table.slug), {"type": PUSH, "html": fragments.table_odds_html(table)}
-            )
+        layer, group = get_channel_layer(), table_group(table.slug)
+        if layer is not None and presence.watched(group)[group]:
+            async_to_sync(layer.group_send)(group, {"type": PUSH, "html": fragments.table_odds_html(table)})
     except Exception:
         log.warning("odds push for table %s failed", table_id, exc_info=True)

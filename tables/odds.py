@@ -8,16 +8,20 @@ the odds are exact for what the table has shown.
 
 from __future__ import annotations
 
+import contextlib
 import json
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
+
+from django.core.cache import cache
 
 from .game.bets import BetType, Paytable
 from .game.cards import unpack_cards
 from .game.odds import Composition, CompositionError, ShoeOdds, shoe_odds
 from .models import Round, Shoe, Table
 
+QUEUED_MARK_SECONDS = 60  # a queued odds task is taken as lost after this
 CHART_BETS = (BetType.BANKER, BetType.PLAYER, BetType.TIE, BetType.PLAYER_PAIR)
 
 
@@ -39,18 +43,39 @@ def odds_to_stored(odds: ShoeOdds) -> dict[str, Any]:
     }
 
 
+def _queued_key(shoe_id: int) -> str:
+    return f"odds-queued:{shoe_id}"
+
+
+def odds_queue(*, shoe_id: int, round_pk: int) -> None:
+    """After a round commits: queue the task that computes its shoe's odds, unless one
+    is already waiting (it will compute this round too), so a burst of rounds is one
+    task. The mark expires, so a task lost with its broker is queued again later."""
+    from . import jobs, tasks
+
+    try:
+        if not cache.add(_queued_key(shoe_id), True, timeout=QUEUED_MARK_SECONDS):
+            return
+    except Exception:
+        pass  # no cache: queue it anyway, a second task is harmless
+    jobs.enqueue(tasks.round_odds_compute, round_pk)
+
+
 def round_odds_compute(*, round_pk: int) -> int:
-    """Store the odds of the shoe left after this round, and after any earlier round of
-    the shoe still without them (a task lost while the broker was down), then push.
-    Rounds that have their odds already are left alone, so a retried task is harmless.
-    Returns how many rounds got their odds."""
+    """Store the odds of the shoe left after each round of this round's shoe still
+    without them (this round, the ones recorded since it was queued, and any whose
+    task was lost while the broker was down), then push. Rounds that have their odds
+    already are left alone, so a retried task is harmless. Returns how many rounds got
+    their odds."""
     from . import live
 
     round_ = Round.objects.select_related("shoe__table").filter(pk=round_pk).first()
     if round_ is None:
         return 0
     shoe, table = round_.shoe, round_.shoe.table
-    rounds = list(shoe.rounds.filter(number__lte=round_.number).order_by("number"))
+    with contextlib.suppress(Exception):
+        cache.delete(_queued_key(shoe.pk))  # rounds committed from now on queue a task again
+    rounds = list(shoe.rounds.order_by("number"))
     composition, stored = Composition.full(shoe.decks), 0
     for r in rounds:
         composition = composition.without(unpack_cards(r.player_cards + r.banker_cards))

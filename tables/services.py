@@ -11,7 +11,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from . import jobs, live, tasks
+from . import live, odds
 from .game.bets import results_to_data, settle_bets
 from .game.cards import Card, pack_cards, unpack_cards
 from .game.outcome import RoundOutcome
@@ -129,10 +129,11 @@ def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, de
             existing = rounds.filter(number=number).first()
             if existing is not None:
                 return RecordedRound(_replayed(existing, outcome), created=False)
-        expected = (rounds.aggregate(n=Max("number"))["n"] or 0) + 1
+        last, dealt = _shoe_so_far(shoe)
+        expected = last + 1
         if number is not None and number != expected:
             raise RoundConflictError(f"round {number} is not the next round of shoe {shoe.number}: expected {expected}")
-        check_shoe_counts(outcome, dealt=_dealt_cards(shoe), decks=shoe.decks)
+        check_shoe_counts(outcome, dealt=dealt, decks=shoe.decks)
         if dealer and dealer != table.dealer_name:
             Table.objects.filter(pk=table.pk).update(dealer_name=dealer)
             table.dealer_name = dealer
@@ -160,7 +161,7 @@ def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, de
             dealer_name=dealer or table.dealer_name,
         )
         transaction.on_commit(lambda: live.table_changed(table.pk))
-        transaction.on_commit(lambda: jobs.enqueue(tasks.round_odds_compute, round_.pk))
+        transaction.on_commit(lambda: odds.odds_queue(shoe_id=shoe.pk, round_pk=round_.pk))
     return RecordedRound(round_, created=True)
 
 
@@ -177,12 +178,14 @@ def _replayed(existing: Round, outcome: RoundOutcome) -> Round:
     return existing
 
 
-def _dealt_cards(shoe: Shoe) -> Counter[Card]:
-    """Cards already out of the shoe, voided rounds included: their cards were dealt."""
-    dealt: Counter[Card] = Counter()
-    for packed_player, packed_banker in shoe.rounds.values_list("player_cards", "banker_cards"):
+def _shoe_so_far(shoe: Shoe) -> tuple[int, Counter[Card]]:
+    """The shoe's last round number and the cards already out of it, voided rounds
+    included (their cards were dealt), in one query."""
+    last, dealt = 0, Counter[Card]()
+    for n, packed_player, packed_banker in shoe.rounds.values_list("number", "player_cards", "banker_cards"):
+        last = max(last, n)
         dealt.update(unpack_cards(packed_player + packed_banker))
-    return dealt
+    return last, dealt
 
 
 class RoundAlreadyVoidedError(Exception):

@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.test import Client
 
 from tables import services
@@ -66,6 +67,14 @@ def outsider(db: None) -> User:
 
 
 @pytest.fixture(autouse=True)
+def fresh_cache() -> None:
+    """Each test starts with no cached state (which states were pushed, cached fragments)."""
+    cache.clear()
+
+
+@pytest.fixture(autouse=True)
 def tasks_inline(settings: Any) -> None:
-    """Background tasks run right after their transaction commits, in the test's thread."""
+    """Background tasks run right after their transaction commits, in the test's thread,
+    and every change is pushed (no interval between pushes)."""
     settings.TASKS_INLINE = True
+    settings.PUSH_INTERVAL = 0

@@ -95,6 +95,10 @@ def pack_cards(cards: tuple[Card, ...] | list[Card]) -> str:
     return "".join(card.code for card in cards)
 
 
+_BY_CODE: dict[str, Card] = {card.code: card for card in ALL_CARDS}
+
+
 def unpack_cards(packed: str) -> tuple[Card, ...]:
-    """The inverse of :func:`pack_cards`."""
-    return tuple(Card.parse(packed[i : i + 2]) for i in range(0, len(packed), 2))
+    """The inverse of :func:`pack_cards`. Stored codes are canonical, so a lookup does
+    (pages unpack every round of a shoe); anything else is parsed, and refused."""
+    return tuple(_BY_CODE.get(packed[i : i + 2]) or Card.parse(packed[i : i + 2]) for i in range(0, len(packed), 2))

@@ -3,6 +3,8 @@ the round, shown beside the full-shoe values; and the Payouts & odds page."""
 
 from __future__ import annotations
 
+from unittest import mock
+
 import pytest
 from django.test import Client
 
@@ -65,6 +67,22 @@ def test_odds_lost_with_their_task_are_caught_up_by_the_next_round(baccarat_1) -
     second = services.round_record(table=table, **SECOND).round
     odds = dict(Round.objects.filter(pk__in=[first.pk, second.pk]).values_list("number", "odds"))
     assert odds[1]["cards"] == 410 and odds[2]["cards"] == 405
+
+
+@pytest.mark.django_db(transaction=True)
+def test_rounds_recorded_while_an_odds_task_waits_are_computed_by_that_task(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    with mock.patch("tables.jobs.enqueue") as enqueue:  # the worker is busy: nothing runs
+        rounds = [services.round_record(table=table, **hand).round for hand in (SEED, SECOND, SEED)]
+    [(task, round_pk)] = [call.args for call in enqueue.call_args_list]
+    assert round_pk == rounds[0].pk
+    assert task.run(round_pk) is None  # the one queued task
+    assert [r.odds["cards"] for r in Round.objects.order_by("number")] == [410, 405, 399]
+    # With that task started, the next round queues a task of its own.
+    with mock.patch("tables.jobs.enqueue") as enqueue:
+        services.round_record(table=table, **SECOND)
+    assert enqueue.call_count == 1
 
 
 @pytest.mark.django_db(transaction=True)

@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 
-from tables import services
+from tables import fragments, services
 
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
@@ -101,3 +103,24 @@ def test_the_live_history_shows_the_latest_20_rounds_and_links_to_the_whole_shoe
     assert "The latest 20 of 22 rounds" in history and "?shoe=1&amp;all=1" in history
     whole = client.get("/tables/baccarat-1/?shoe=1&all=1").content.decode()
     assert all(i in whole for i in ids) and "ws-connect" not in whole
+
+
+def test_a_table_page_and_its_push_read_the_database_the_same_number_of_times_for_any_shoe_length(
+    client: Client, baccarat_1
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+
+    def queries() -> tuple[int, int]:
+        with CaptureQueriesContext(connection) as page:
+            client.get("/tables/baccarat-1/")
+        with CaptureQueriesContext(connection) as push:
+            fragments.table_live_html(table)
+        return len(page), len(push)
+
+    services.round_record(table=table, **SEED)
+    short = queries()
+    for i in range(12):
+        suit = "SHDC"[i % 4]
+        services.round_record(table=table, player=[f"2{suit}", f"3{suit}"], banker=[f"9{suit}", f"K{suit}"])
+    assert queries() == short

@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import threading
 import time
+from unittest import mock
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -13,7 +14,7 @@ from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import transaction
 
-from tables import live, services
+from tables import jobs, live, presence, services
 from tables.game.validation import IllegalRoundError
 from tables.live import table_group
 from tables.models import Round, Shoe
@@ -27,7 +28,7 @@ class Listener:
     channel lives on a loop of its own in a thread, collecting as messages come."""
 
     def __init__(self, group: str) -> None:
-        self.layer = get_channel_layer()
+        self.layer, self.group = get_channel_layer(), group
         self.received: list[dict] = []
         self.loop = asyncio.new_event_loop()
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
@@ -40,6 +41,7 @@ class Listener:
     async def _join(self, group: str) -> str:
         self.channel = await self.layer.new_channel()
         await self.layer.group_add(group, self.channel)
+        presence.watch(group)  # like a page's consumer
         self.collecting = asyncio.create_task(self._collect())
         return self.channel
 
@@ -65,6 +67,7 @@ class Listener:
         await self.layer.flush()  # closes its connections on this loop
 
     def close(self) -> None:
+        presence.unwatch(self.group)
         self._run(self._stop())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=5)
@@ -222,10 +225,54 @@ def test_a_worker_that_fell_behind_pushes_the_latest_state_once(baccarat_1, list
     table, _ = baccarat_1
     services.shoe_start(table=table)
     services.round_record(table=table, **SEED)
-    cache.delete(f"published:{table.pk}")
+    cache.clear()
     channel = listen(table_group(table.slug))
     live.publish_table(table.pk, coalesce=True)
     live.publish_table(table.pk, coalesce=True)  # a second queued task for the same state
     assert len(channel.pending()) == 1
     services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
     assert channel.pending(), "a new round is a new state"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_of_rounds_at_one_table_goes_out_as_one_push_of_the_latest_state(baccarat_1, listen, settings) -> None:
+    settings.TASKS_INLINE, settings.PUSH_INTERVAL = False, 1.0
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    jobs.drain()
+    time.sleep(settings.PUSH_INTERVAL)  # the new shoe's push is out, and long enough ago
+    channel = listen(table_group(table.slug))
+    services.round_record(table=table, **SEED)
+    jobs.drain()  # goes out at once
+    started = time.monotonic()
+    rounds = [services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"]) for _ in range(3)]
+    assert time.monotonic() - started < settings.PUSH_INTERVAL
+    jobs.drain()
+    pushes = [m for m in channel.pending() if 'id="history"' in m["html"]]
+    # The three rounds within the interval after that push go out as one.
+    assert len(pushes) == 2
+    assert 'data-version="1:1:0' in pushes[0]["html"]
+    assert 'data-version="1:4:0' in pushes[-1]["html"] and rounds[-1].round.round_id in pushes[-1]["html"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_no_page_shows_renders_nothing_but_its_card_for_an_open_lobby(baccarat_1, listen) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    lobby = listen("lobby")
+    with mock.patch("tables.fragments.table_live_html") as render:
+        services.round_record(table=table, **SEED)
+    assert render.call_count == 0
+    [card] = lobby.pending()
+    assert "<dt>Round</dt><dd>1</dd>" in card["html"]
+
+
+def test_presence_lapses_when_its_last_page_closes_and_the_mark_expires(db) -> None:
+    presence.watch("table.x")
+    presence.watch("table.x")
+    presence.unwatch("table.x")
+    assert presence.watched("table.x", "table.y") == {"table.x": True, "table.y": False}
+    presence.unwatch("table.x")
+    cache.clear()  # the mark expiring
+    presence.renew()
+    assert presence.watched("table.x") == {"table.x": False}
