@@ -153,8 +153,11 @@ CELERY_BROKER_CONNECTION_TIMEOUT = 1
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 TASKS_INLINE = env_bool("TASKS_INLINE")
 
-# Reviewer statistics flag a shoe whose lowest p-value falls under this.
+# Reviewer statistics flag a shoe whose lowest p-value falls under this. With a broker,
+# beat recomputes the whole-history reports this often (the review page shows them).
 REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
+REVIEW_REFRESH_SECONDS = float(env("REVIEW_REFRESH_SECONDS", "600"))
+LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -197,7 +200,10 @@ PUSH_INTERVAL = float(env("PUSH_INTERVAL", "1"))
 # Demo tables dealt inside the server process (seconds between rounds; 0 = off).
 # With a broker, beat deals them instead (every ASGI process would deal otherwise).
 SIMULATE_INTERVAL = float(env("SIMULATE_INTERVAL", "0"))
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "review-reports": {"task": "tables.tasks.review_reports_refresh", "schedule": REVIEW_REFRESH_SECONDS},
+    "lobby-cards": {"task": "tables.tasks.lobby_cards_render", "schedule": LOBBY_CARDS_SECONDS},
+}
 if SIMULATE_INTERVAL > 0 and CELERY_BROKER_URL:
     CELERY_BEAT_SCHEDULE["simulate-tables"] = {"task": "tables.tasks.simulate_tables", "schedule": SIMULATE_INTERVAL}
 

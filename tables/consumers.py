@@ -91,9 +91,4 @@ def _table_resync(slug: str, version: str | None) -> str:
 
 
 def _lobby_resync(have: dict[str, str]) -> str:
-    cards = []
-    for row in selectors.lobby_tables():
-        slug = row["table"].slug
-        if slug in have and have[slug] != row["version"]:
-            cards.append(fragments.lobby_card_html(row["table"]))
-    return "".join(cards)
+    return "".join(fragments.lobby_cards_html(have))

@@ -7,9 +7,13 @@ by id.
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 from typing import Any
 
+from django.core.cache import cache
 from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
 from roads.selectors import roads_of
 
@@ -19,6 +23,7 @@ from .game.stats import StatRound, shoe_stats
 from .models import Round, Shoe, Table
 
 HISTORY_ROWS = 20  # rounds in the live history; the whole shoe is one click away
+CARD_SECONDS = 24 * 3600  # a cached lobby card; its key changes whenever the card would
 
 
 # What roads (and their titles), stats and odds read of every round of a shoe; the rest,
@@ -79,5 +84,43 @@ def table_odds_html(table: Table) -> str:
 
 
 def lobby_card_html(table: Table) -> str:
-    row = selectors.lobby_row(table, selectors.table_open_shoe(table=table))
-    return render_to_string("tables/_table_card.html", {"row": row})
+    """A table's lobby card, rendered now (for a push) and kept for the lobby pages."""
+    shoe = selectors.table_open_shoe(table=table)
+    rounds = selectors.lobby_rounds_of(shoe)
+    html = _card_render(table, shoe, rounds)
+    with contextlib.suppress(Exception):  # a cache that is down only costs the lobby a render
+        cache.set(_card_key(table, selectors.lobby_version(shoe, rounds)), html, timeout=CARD_SECONDS)
+    return html
+
+
+def lobby_cards_html(have: dict[str, str] | None = None) -> list[str]:
+    """Every table's lobby card: from the cache where the table shows what it showed when
+    its card was rendered (pushes and :func:`tables.tasks.lobby_cards_render` keep them
+    there), rendered and kept otherwise. With ``have`` (a reconnecting lobby's cards,
+    slug to version), only the cards it has in another state."""
+    sources = selectors.lobby_sources()
+    if have is not None:
+        sources = [s for s in sources if s[0].slug in have and have[s[0].slug] != selectors.lobby_version(s[1], s[2])]
+    keys = [_card_key(table, selectors.lobby_version(shoe, rounds)) for table, shoe, rounds in sources]
+    try:
+        cached = cache.get_many(keys)
+    except Exception:
+        cached = {}
+    cards, fresh = [], {}
+    for key, (table, shoe, rounds) in zip(keys, sources, strict=True):
+        if key not in cached:
+            fresh[key] = _card_render(table, shoe, rounds)
+        cards.append(mark_safe(cached.get(key) or fresh[key]))  # our own templates' output
+    with contextlib.suppress(Exception):
+        cache.set_many(fresh, timeout=CARD_SECONDS)
+    return cards
+
+
+def _card_render(table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRound]) -> str:
+    return render_to_string("tables/_table_card.html", {"row": selectors.lobby_row(table, shoe, rounds)})
+
+
+def _card_key(table: Table, version: str) -> str:
+    """A card changes with its shoe's state and with the table's own fields it shows."""
+    shown = f"{table.slug}|{table.name}|{table.variant}|{table.dealer_name}"
+    return f"lobby-card:{table.pk}:{version}:{hashlib.blake2b(shown.encode(), digest_size=8).hexdigest()}"

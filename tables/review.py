@@ -17,7 +17,9 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
+from django.core.cache import cache
 from django.db.models import QuerySet
+from django.utils import timezone
 
 from . import charts
 from .game.bets import BetType
@@ -144,6 +146,41 @@ def _flat_bets_figure(rounds: list[Round]) -> dict[str, Any]:
         pays = (r.bets.get(bet.value, {}).get("pays") for r in rounds)
         curves[bet.label] = flat_bet_curve(pays)[step - 1 :: step]
     return charts.flat_bets_figure(list(range(step, len(rounds) + 1, step)), curves)
+
+
+# --- Kept reports: the periodic task computes the whole-history reports (all tables, and
+# each table) ahead, so a reviewer's first look at a large history is instant.
+
+
+def _kept_key(table: Table | None) -> str:
+    return f"review-report:{table.slug if table else '*'}"
+
+
+def _keepable(selection: Selection) -> bool:
+    """Only the whole history at the default threshold is computed ahead."""
+    return (selection.start, selection.end, selection.threshold) == (None, None, settings.REVIEW_P_THRESHOLD)
+
+
+def reports_refresh() -> int:
+    """Compute and keep the whole-history report of all tables and of each table.
+    Returns how many were kept."""
+    threshold = settings.REVIEW_P_THRESHOLD
+    selections = [Selection(None, None, None, threshold)]
+    selections += [Selection(table, None, None, threshold) for table in Table.objects.order_by("name")]
+    for selection in selections:
+        kept = {"report": report(selection), "computed_at": timezone.now()}
+        cache.set(_kept_key(selection.table), kept, timeout=3 * settings.REVIEW_REFRESH_SECONDS)
+    return len(selections)
+
+
+def report_kept(selection: Selection) -> dict[str, Any] | None:
+    """The kept report of this selection with when it was computed, if there is one."""
+    if not _keepable(selection):
+        return None
+    try:
+        return cache.get(_kept_key(selection.table))
+    except Exception:
+        return None  # the page computes it then
 
 
 EXPORT_FIELDS = [

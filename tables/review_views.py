@@ -22,7 +22,18 @@ def review_page(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "tables/review.html", context, status=400)
     selection = review.Selection.of(form)
-    return render(request, "tables/review.html", context | {"selection": selection, **review.report(selection)})
+    kept = None if request.GET.get("fresh") else review.report_kept(selection)
+    if kept is not None:
+        context |= {"computed_at": kept["computed_at"], "fresh_query": _with_fresh(request), **kept["report"]}
+    else:
+        context |= review.report(selection)
+    return render(request, "tables/review.html", context | {"selection": selection})
+
+
+def _with_fresh(request: HttpRequest) -> str:
+    query = request.GET.copy()
+    query["fresh"] = "1"
+    return query.urlencode()
 
 
 def _selection_or_errors(request: HttpRequest) -> review.Selection | JsonResponse:

@@ -103,14 +103,15 @@ def _lobby_rounds(shoe_ids: list[int]) -> dict[int, list[LobbyRound]]:
     return rows
 
 
-def lobby_row(table: Table, shoe: Shoe | None, rounds: list[LobbyRound] | None = None) -> dict[str, Any]:
+def lobby_rounds_of(shoe: Shoe | None) -> list[LobbyRound]:
+    return _lobby_rounds([shoe.pk])[shoe.pk] if shoe else []
+
+
+def lobby_row(table: Table, shoe: Shoe | None, rounds: list[LobbyRound]) -> dict[str, Any]:
     """One table's lobby card: its open shoe's roads, counts and good roads."""
-    if rounds is None:
-        rounds = _lobby_rounds([shoe.pk])[shoe.pk] if shoe else []
     played = [r for r in rounds if not r[4]]  # voided rounds stay out of the roads
     roads = Roads.of(RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played))
     winners = [r[1] for r in played]
-    voided = sum(1 for r in rounds if r[4])
     return {
         "table": table,
         "shoe": shoe,
@@ -118,14 +119,21 @@ def lobby_row(table: Table, shoe: Shoe | None, rounds: list[LobbyRound] | None =
         "last": {"number": played[-1][0], "winner": played[-1][1]} if played else None,
         "counts": {w: winners.count(w) for w in ("B", "P", "T")},
         "good_roads": roads.good_roads(),
-        "version": f"{shoe.number}:{rounds[-1][0] if rounds else 0}:{voided}" if shoe else "0:0:0",
+        "version": lobby_version(shoe, rounds),
     }
 
 
-def lobby_tables() -> list[dict[str, Any]]:
-    """Every table's lobby card."""
+def lobby_version(shoe: Shoe | None, rounds: list[LobbyRound]) -> str:
+    """What a lobby card shows of its shoe, in one string (as :func:`shoe_version`)."""
+    if shoe is None:
+        return "0:0:0"
+    return f"{shoe.number}:{rounds[-1][0] if rounds else 0}:{sum(1 for r in rounds if r[4])}"
+
+
+def lobby_sources() -> list[tuple[Table, Shoe | None, list[LobbyRound]]]:
+    """Every table with its open shoe and that shoe's rounds, in three queries."""
     open_shoes = Prefetch("shoes", queryset=Shoe.objects.filter(state=Shoe.State.OPEN), to_attr="open_shoes")
     tables = list(Table.objects.prefetch_related(open_shoes))
     shoes = {table.pk: table.open_shoes[0] if table.open_shoes else None for table in tables}
     rounds = _lobby_rounds([shoe.pk for shoe in shoes.values() if shoe])
-    return [lobby_row(t, shoes[t.pk], rounds.get(shoes[t.pk].pk, []) if shoes[t.pk] else []) for t in tables]
+    return [(t, shoes[t.pk], rounds.get(shoes[t.pk].pk, []) if shoes[t.pk] else []) for t in tables]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
-from . import odds, simulator
+from . import fragments, odds, review, simulator
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
@@ -18,3 +18,16 @@ def round_odds_compute(round_pk: int) -> None:
 def simulate_tables() -> None:
     """Beat's demo venue: one round on every simulated table."""
     simulator.deal_scheduled()
+
+
+@shared_task(ignore_result=True)
+def lobby_cards_render() -> None:
+    """Keep every table's lobby card rendered in the cache (after a deploy or a cache
+    flush the lobby pages would render them all)."""
+    fragments.lobby_cards_html()
+
+
+@shared_task(ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def review_reports_refresh() -> None:
+    """Reviewer statistics of the whole history, computed ahead for the review page."""
+    review.reports_refresh()

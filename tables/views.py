@@ -13,7 +13,7 @@ SCREEN_TABLES = 12  # tables per page on a lobby screen (1920x1080)
 
 def lobby(request: HttpRequest) -> HttpResponse:
     context = {
-        "rows": selectors.lobby_tables(),
+        "cards": fragments.lobby_cards_html(),
         "patterns": list(PATTERN_NAMES.items()),
         "good_only": request.GET.get("good") == "1",
         "pattern": request.GET.get("pattern", ""),
@@ -23,7 +23,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 def lobby_screen(request: HttpRequest) -> HttpResponse:
     """Full-screen lobby display for screens beside the tables: no controls, pages cycle."""
-    return render(request, "tables/lobby_screen.html", {"rows": selectors.lobby_tables(), "per_page": SCREEN_TABLES})
+    context = {"cards": fragments.lobby_cards_html(), "per_page": SCREEN_TABLES}
+    return render(request, "tables/lobby_screen.html", context)
 
 
 def table_detail(request: HttpRequest, slug: str) -> HttpResponse:

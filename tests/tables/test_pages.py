@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from unittest import mock
+
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tables import fragments, services
+from tables import fragments, services, tasks
 
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
@@ -124,3 +126,21 @@ def test_a_table_page_and_its_push_read_the_database_the_same_number_of_times_fo
         suit = "SHDC"[i % 4]
         services.round_record(table=table, player=[f"2{suit}", f"3{suit}"], banker=[f"9{suit}", f"K{suit}"])
     assert queries() == short
+
+
+def test_the_lobby_serves_kept_cards_and_renders_only_the_tables_that_changed(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    other, _ = services.table_create(slug="baccarat-2", name="Baccarat 2")
+    for t in (table, other):
+        services.shoe_start(table=t)
+    tasks.lobby_cards_render()  # beat's periodic task
+    services.round_record(table=table, **SEED)
+    with mock.patch("tables.fragments._card_render", wraps=fragments._card_render) as render:
+        page = client.get("/").content.decode()
+        assert [call.args[0].slug for call in render.call_args_list] == ["baccarat-1"]
+        assert "<dt>Round</dt><dd>1</dd>" in page and "Baccarat 2" in page
+        client.get("/")
+        assert render.call_count == 1, "the card rendered for the first view was kept"
+    other.name = "Baccarat Two"  # renamed in admin: no round, a new card all the same
+    other.save()
+    assert "Baccarat Two" in client.get("/").content.decode()

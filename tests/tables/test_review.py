@@ -13,7 +13,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from tables import services
+from tables import services, tasks
 from tables.models import Round
 
 PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
@@ -106,3 +106,23 @@ def test_rounds_export_as_csv_with_voided_rounds_marked(reviewer: Client, baccar
     assert rows[0]["player_cards"] == "AH 3S 5D" and rows[0]["winner"] == "P"
     assert rows[0]["voided"] == "True" and rows[0]["void_reason"] == "card misread"
     assert "banker=win:0.95" in rows[1]["bets"] and rows[1]["table"] == "baccarat-1"
+
+
+def test_the_periodic_review_computes_the_whole_history_ahead_and_compute_now_recomputes(
+    reviewer: Client, baccarat_1
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    for cards in banker_naturals(4):
+        services.round_record(table=table, **cards)
+    tasks.review_reports_refresh()  # beat's periodic task
+    services.round_record(table=table, **PLAYER_WIN)
+    for query in ({}, {"table": "baccarat-1"}):
+        kept = body(reviewer.get("/review/", query))
+        assert "4 rounds" in kept and 'id="computed-at"' in kept and "fresh=1" in kept
+    fresh = body(reviewer.get("/review/", {"table": "baccarat-1", "fresh": "1"}))
+    assert "5 rounds" in fresh and 'id="computed-at"' not in fresh
+    # A date range, or another threshold, is always computed when asked.
+    today = timezone.localdate().isoformat()
+    assert "5 rounds" in body(reviewer.get("/review/", {"start": today}))
+    assert "5 rounds" in body(reviewer.get("/review/", {"threshold": "0.05"}))
