@@ -86,10 +86,10 @@ def _take_slot(table_id: int, bucket: int) -> bool:
 
 def publish_table(table_id: int, coalesce: bool = False) -> None:
     """Push the table's live fragments and its lobby card, each only if some page shows
-    it (:mod:`tables.presence`); never raises. With
-    ``coalesce``, skip a state some process has already pushed (or is pushing): a
-    worker that fell behind renders the latest state once, not every round it missed,
-    and two processes that both saw a change render it once between them."""
+    it (:mod:`tables.presence`); never raises. With ``coalesce``, skip a state some
+    process has already pushed (or is pushing): a worker that fell behind renders the
+    latest state once, not every round it missed, and two processes that both saw a
+    change render it once between them."""
     from . import fragments, presence, selectors
     from .models import Table
 
