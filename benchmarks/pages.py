@@ -74,7 +74,7 @@ def main() -> dict[str, float]:
     from django.test import Client
 
     from config.heap import freeze_startup_heap
-    from tables import fragments, odds
+    from tables import fragments, odds, selectors
     from tables.models import Round, Table
 
     _deal()
@@ -92,7 +92,9 @@ def main() -> dict[str, float]:
     lobby_median, lobby_p95 = _timed(lambda: client.get("/"))
     table_median, table_p95 = _timed(lambda: client.get(path))
     start = time.perf_counter()
-    live, card = fragments.table_live_html(table), fragments.lobby_card_html(table)
+    shoe = selectors.shoe_find(table=table, which="current")
+    live = fragments.table_live_html(table, shoe, selectors.table_version(shoe))
+    card = fragments.lobby_card_html(table)
     render_ms = (time.perf_counter() - start) * 1000
     return {
         f"lobby, {TABLES} tables: median ms": lobby_median,

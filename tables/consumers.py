@@ -29,6 +29,7 @@ def _have(text: str | None) -> dict[str, str]:
 
 class FragmentConsumer(AsyncWebsocketConsumer):
     group = ""
+    watching = False  # counted in :mod:`tables.presence` (from a successful join on)
 
     async def join(self) -> None:
         """Join the group; after a Redis outage the layer's first call may meet a pooled
@@ -48,7 +49,7 @@ class FragmentConsumer(AsyncWebsocketConsumer):
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-        if getattr(self, "watching", False):
+        if self.watching:
             presence.unwatch(self.group)
 
     async def fragments_push(self, event: dict[str, Any]) -> None:
@@ -86,8 +87,9 @@ class LobbyConsumer(FragmentConsumer):
 
 def _table_resync(slug: str, version: str | None) -> str:
     table = Table.objects.get(slug=slug)
-    current = selectors.table_version(selectors.shoe_find(table=table, which="current"))
-    return "" if version == current else fragments.table_live_html(table)
+    shoe = selectors.shoe_find(table=table, which="current")
+    current = selectors.table_version(shoe)
+    return "" if version == current else fragments.table_live_html(table, shoe, current)
 
 
 def _lobby_resync(have: dict[str, str]) -> str:

@@ -39,7 +39,9 @@ def _rounds_newest_first(shoe: Shoe | None) -> list[Round]:
     return list(shoe.rounds.only(*SHOE_ROUND_FIELDS).order_by("-number")) if shoe else []
 
 
-def table_context(table: Table, shoe: Shoe | None, *, history_rows: int | None = HISTORY_ROWS) -> dict[str, Any]:
+def table_context(
+    table: Table, shoe: Shoe | None, *, history_rows: int | None = HISTORY_ROWS, version: str | None = None
+) -> dict[str, Any]:
     rounds = _rounds_newest_first(shoe)
     history = list(selectors.shoe_rounds(shoe=shoe).reverse()[:history_rows]) if shoe else []
     road_data = roads_of(rounds[::-1])
@@ -56,7 +58,7 @@ def table_context(table: Table, shoe: Shoe | None, *, history_rows: int | None =
         "shoes": list(table.shoes.order_by("-number").values_list("number", flat=True)[:50]),
         "roads": road_data,
         "good_roads": road_data.roads.good_roads(),
-        "version": selectors.table_version(shoe),
+        "version": selectors.table_version(shoe) if version is None else version,
         "stats": stats,
         "charts": {"shares": charts.shares_figure(stats), "running": charts.running_figure(stats)},
         "odds": odds.odds_context(table, shoe, rounds),
@@ -64,10 +66,10 @@ def table_context(table: Table, shoe: Shoe | None, *, history_rows: int | None =
     }
 
 
-def table_live_html(table: Table) -> str:
-    """The live part of the table page, for its current shoe."""
-    shoe = selectors.shoe_find(table=table, which="current")
-    return render_to_string("tables/_table_live.html", table_context(table, shoe))
+def table_live_html(table: Table, shoe: Shoe | None, version: str) -> str:
+    """The live part of the table page for its current ``shoe``, whose
+    :func:`~tables.selectors.table_version` the caller has just read."""
+    return render_to_string("tables/_table_live.html", table_context(table, shoe, version=version))
 
 
 def table_odds_html(table: Table) -> str:

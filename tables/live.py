@@ -103,14 +103,15 @@ def publish_table(table_id: int, coalesce: bool = False) -> None:
         watched = presence.watched(group, LOBBY_GROUP)
         if not any(watched.values()):
             return  # no page shows this table: nothing to render
+        shoe = selectors.shoe_find(table=table, which="current")
+        version = selectors.table_version(shoe)
         if coalesce:
-            version = selectors.table_version(selectors.shoe_find(table=table, which="current"))
             claim = f"pushed:{table_id}:{version}"
             if not cache.add(claim, True, timeout=3600):
                 return
         send = async_to_sync(layer.group_send)
         if watched[group]:
-            send(group, {"type": PUSH, "html": fragments.table_live_html(table)})
+            send(group, {"type": PUSH, "html": fragments.table_live_html(table, shoe, version)})
         if watched[LOBBY_GROUP]:
             send(LOBBY_GROUP, {"type": PUSH, "html": fragments.lobby_card_html(table)})
     except Exception:

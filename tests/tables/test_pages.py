@@ -8,7 +8,7 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tables import fragments, services, tasks
+from tables import fragments, selectors, services, tasks
 
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
@@ -117,7 +117,8 @@ def test_a_table_page_and_its_push_read_the_database_the_same_number_of_times_fo
         with CaptureQueriesContext(connection) as page:
             client.get("/tables/baccarat-1/")
         with CaptureQueriesContext(connection) as push:
-            fragments.table_live_html(table)
+            shoe = selectors.shoe_find(table=table, which="current")
+            fragments.table_live_html(table, shoe, selectors.table_version(shoe))
         return len(page), len(push)
 
     services.round_record(table=table, **SEED)
