@@ -13,6 +13,7 @@ import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import NoReturn
 
 
 def free_port() -> int:
@@ -33,6 +34,16 @@ def missing() -> str | None:
     if postgres_bindir() is None:
         return "PostgreSQL is not installed (apt-get install postgresql)"
     return None
+
+
+def unavailable(problem: str) -> NoReturn:
+    """A server or browser these tests need is missing: under CI (whose .ci/run installs
+    it) the test fails; elsewhere it is skipped."""
+    import pytest
+
+    if os.environ.get("CI") == "true":
+        pytest.fail(f"{problem}: .ci/run installs it")
+    pytest.skip(problem)
 
 
 def _as_postgres(command: str) -> list[str]:
