@@ -2,9 +2,9 @@
 Celery worker on loopback, started here and stopped after.
 
 - fan-out: N websocket clients split over 20 tables and the lobby, across both servers;
-  rounds posted at a steady rate across the tables, alternating servers. For each
-  round and each client, the latency from the POST to the first push showing that
-  state (or a later one); rounds a client never saw are lost.
+  the tables' dealers post in turn at a steady rate overall, alternating servers. For
+  each round and each client, the latency from the POST to the first push showing
+  that state (or a later one); rounds a client never saw are lost.
 - ingest: 20 concurrent dealer clients posting rounds as fast as the server answers,
   with no page open (recording alone), then with every table page and the lobby open
   (each change rendered and pushed, at most once per PUSH_INTERVAL per table).
@@ -35,11 +35,12 @@ from pathlib import Path
 from typing import Any
 
 from tables.game.shoe import Shoe
-from tests.servers import PostgresCluster, RedisServer, free_port
+from tests.servers import WS, PostgresCluster, RedisServer, free_port
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = 20
 VERSION = re.compile(r'data-table="(baccarat-\d+)" data-version="(\d+):(\d+):')
+HEAD = 4096  # a push shows its state in its first element (a card, or the table's game info)
 
 
 class Dealer:
@@ -114,7 +115,7 @@ class Stack:
             self.spawn("worker", "chrt", "--idle", "0", sys.executable, *celery)
             for name in self.server_names():
                 port = free_port()
-                self.spawn(name, sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port),
+                self.spawn(name, sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), *WS,
                            "--no-access-log", "--log-level", "warning")  # fmt: skip
                 self.urls.append(f"http://127.0.0.1:{port}")
             for url in self.urls:
@@ -200,14 +201,21 @@ async def _clients(urls: list[str], first: int, count: int, total: int, ready: A
         mine = seen.setdefault(i, {})
         async with connect(url.replace("http", "ws", 1) + path, origin=url, max_size=None, open_timeout=120) as ws:
             await ws.send(json.dumps({"have": {}}))
-            connected.append(i)
+            # Ready once the page shows the current state: a table page when its resync
+            # arrives; a lobby that had nothing is sent nothing until a table changes.
+            ready = group == TABLES
+            if ready:
+                connected.append(i)
             async for message in ws:
                 now = time.time()
-                for slug, shoe, number in VERSION.findall(message):
+                for slug, shoe, number in VERSION.findall(message, 0, HEAD):
                     state = (int(shoe), int(number))
                     if state > mine.get(slug, (0, 0)):
                         mine[slug] = state
                         arrivals.append((i, slug, state, now))
+                if not ready:
+                    ready = True
+                    connected.append(i)
 
     connected: list[int] = []
     tasks = []
@@ -248,20 +256,31 @@ def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str,
     for event in ready:
         if not event.wait(timeout=600):
             raise RuntimeError("clients did not connect")
+    print(f"  {clients} clients connected and showing the tables; posting for {seconds:.0f} s", flush=True)
     time.sleep(2)
     memory = sum(rss_kib(pid) - before[pid] for pid in before) / clients
     cpu_before = {pid: cpu_seconds(pid) for pid in stack.server_pids()}
+    clients_cpu_before = sum(cpu_seconds(w.pid) for w in workers if w.pid)
     posted: list[tuple[str, tuple[int, int], float]] = []  # slug, (shoe, round), time posted
-    started, i = time.monotonic(), 0
-    dealers = [Dealer(stack, slug) for slug in stack.tokens]
-    while (elapsed := time.monotonic() - started) < seconds:
-        dealer = dealers[i % TABLES]
-        at = time.time()
-        answer = dealer.round(stack.urls[i % 2])
-        posted.append((dealer.slug, (answer["shoe"], answer["number"]), at))
-        i += 1
-        time.sleep(max(0.0, i / rate - (time.monotonic() - started)))
+    started = time.monotonic()
+
+    def deal(k: int, dealer: Dealer) -> None:
+        """Table k's rounds: the k-th of every TABLES in the schedule, so the tables take
+        turns at ``rate`` overall, and a slow answer only delays its own table."""
+        for turn in range(k, int(seconds * rate), TABLES):
+            time.sleep(max(0.0, turn / rate - (time.monotonic() - started)))
+            at = time.time()
+            answer = dealer.round(stack.urls[turn % 2])
+            posted.append((dealer.slug, (answer["shoe"], answer["number"]), at))
+
+    threads = [threading.Thread(target=deal, args=(k, Dealer(stack, s))) for k, s in enumerate(stack.tokens)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    elapsed = time.monotonic() - started
     cpu = sum(cpu_seconds(pid) - cpu_before[pid] for pid in cpu_before) / elapsed
+    clients_cpu = (sum(cpu_seconds(w.pid) for w in workers if w.pid) - clients_cpu_before) / elapsed
     stop.set()
     arrivals = [a for _ in workers for a in results.get(timeout=120)]
     for worker in workers:
@@ -269,6 +288,7 @@ def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str,
     return _latencies(posted, arrivals, clients) | {
         "server memory per connection, KiB": memory,
         "server CPU (all ASGI processes), % of one core": 100 * cpu,
+        "client CPU (both client processes), % of one core": 100 * clients_cpu,
         "rounds posted": len(posted),
         "rounds per second": len(posted) / elapsed,
     }
@@ -338,6 +358,7 @@ def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
     cpu_before = {pid: cpu_seconds(pid) for pid in stack.server_pids()}
+    dealers_cpu_before = cpu_seconds(os.getpid())
 
     def deal(k: int) -> None:
         dealer, n = Dealer(stack, f"baccarat-{k % TABLES + 1}"), 0
@@ -361,6 +382,7 @@ def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
         thread.join()
     elapsed = time.monotonic() - started
     cpu = sum(cpu_seconds(pid) - cpu_before[pid] for pid in cpu_before) / elapsed
+    dealers_cpu = (cpu_seconds(os.getpid()) - dealers_cpu_before) / elapsed
     for error in sorted(set(errors))[:5]:
         print("  error:", error[:300], flush=True)
     return {
@@ -370,6 +392,7 @@ def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
         "latency p99, ms": percentile(latencies, 0.99),
         "errors": len(errors),
         "server CPU (all ASGI processes), % of one core": 100 * cpu,
+        "dealer clients' CPU (this process), % of one core": 100 * dealers_cpu,
     }
 
 

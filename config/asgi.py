@@ -6,10 +6,14 @@ ASGI lifespan), so pushes on the in-memory channel layer reach this server's pag
 
 import os
 
-from django.core.asgi import get_asgi_application
+import django
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()  # before importing anything that touches models
+django.setup(set_prefix=False)  # as get_asgi_application does, before anything touches models
+
+from config.http import SyncChainASGIHandler  # noqa: E402
+
+django_asgi_app = SyncChainASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402

@@ -111,10 +111,10 @@ def _database_unavailable(request: HttpRequest, exc: OperationalError | Interfac
 
 
 def _table(slug: str) -> Table:
-    table = Table.objects.filter(slug=slug).first()
-    if table is None:
-        raise Http404(f"no table {slug!r}")
-    return table
+    try:
+        return Table.objects.get(slug=slug)
+    except Table.DoesNotExist:
+        raise Http404(f"no table {slug!r}") from None
 
 
 class TableToken(HttpBearer):

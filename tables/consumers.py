@@ -12,7 +12,7 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
 from . import fragments, presence, selectors
-from .live import LOBBY_GROUP, table_group
+from .live import LOBBY_GROUP, PUSH, table_group
 from .models import Table
 
 log = logging.getLogger(__name__)
@@ -51,6 +51,17 @@ class FragmentConsumer(AsyncWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.watching:
             presence.unwatch(self.group)
+
+    async def dispatch(self, message: dict[str, Any]) -> None:
+        # Channels closes stale database connections before every handler, in the one
+        # thread all sync code of the process shares: a hop per push per page, which at
+        # a few thousand pages was most of a server's time. A push only forwards text;
+        # the handlers that read the database do it in database_sync_to_async, which
+        # closes stale connections itself.
+        if message["type"] == PUSH:
+            await self.fragments_push(message)
+        else:
+            await super().dispatch(message)
 
     async def fragments_push(self, event: dict[str, Any]) -> None:
         await self.send(text_data=event["html"])

@@ -14,6 +14,7 @@ from typing import Any
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
+from django.utils.translation import get_language
 
 from roads.selectors import roads_of
 
@@ -24,6 +25,7 @@ from .models import Round, Shoe, Table
 
 HISTORY_ROWS = 20  # rounds in the live history; the whole shoe is one click away
 CARD_SECONDS = 24 * 3600  # a cached lobby card; its key changes whenever the card would
+LIVE_SECONDS = 120  # a table page's live part, for the pages that resync at once
 
 
 # What roads (and their titles), stats and odds read of every round of a shoe; the rest,
@@ -68,8 +70,19 @@ def table_context(
 
 def table_live_html(table: Table, shoe: Shoe | None, version: str) -> str:
     """The live part of the table page for its current ``shoe``, whose
-    :func:`~tables.selectors.table_version` the caller has just read."""
-    return render_to_string("tables/_table_live.html", table_context(table, shoe, version=version))
+    :func:`~tables.selectors.table_version` the caller has just read.
+
+    Kept for a while under that state: the pages that reconnect together (after a
+    restart or a network blip, a few hundred to a table) and the push of the same
+    state cost one render between all processes, not one each."""
+    key = f"table-live:{table.pk}:{version}:{_look(table)}"
+    with contextlib.suppress(Exception):  # a cache that is down only costs a render
+        if (kept := cache.get(key)) is not None:
+            return str(kept)
+    html = render_to_string("tables/_table_live.html", table_context(table, shoe, version=version))
+    with contextlib.suppress(Exception):
+        cache.set(key, html, timeout=LIVE_SECONDS)
+    return html
 
 
 def table_odds_html(table: Table) -> str:
@@ -123,6 +136,11 @@ def _card_render(table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRo
 
 
 def _card_key(table: Table, version: str) -> str:
-    """A card changes with its shoe's state and with the table's own fields it shows."""
-    shown = f"{table.slug}|{table.name}|{table.variant}|{table.dealer_name}"
-    return f"lobby-card:{table.pk}:{version}:{hashlib.blake2b(shown.encode(), digest_size=8).hexdigest()}"
+    return f"lobby-card:{table.pk}:{version}:{_look(table)}"
+
+
+def _look(table: Table) -> str:
+    """What a kept fragment depends on besides its shoe's state: the table's own fields
+    (a rename or new limits show at once) and the language it is rendered in."""
+    fields = [getattr(table, f.attname) for f in Table._meta.concrete_fields]
+    return hashlib.blake2b(repr([*fields, get_language()]).encode(), digest_size=8).hexdigest()

@@ -37,6 +37,11 @@ def serve_on(loop: asyncio.AbstractEventLoop | None) -> None:
     _server_loop = loop
 
 
+def serving() -> bool:
+    """Whether this process is an ASGI server whose event loop is running."""
+    return _server_loop is not None and _server_loop.is_running()
+
+
 def enqueue(task: Task, *args: Any) -> None:
     """Queue a Celery task: on the workers when there is a broker, else :func:`run_here`.
     Call it from ``transaction.on_commit``."""
@@ -56,7 +61,7 @@ def run_here(job: Callable[..., object], *args: Any) -> bool:
     try:
         if settings.TASKS_INLINE:
             job(*args)
-        elif _server_loop is not None and _server_loop.is_running():
+        elif serving():
             run = sync_to_async(_run, thread_sensitive=False, executor=_thread_pool())(job, args)
             _track(asyncio.run_coroutine_threadsafe(run, _server_loop))
         else:

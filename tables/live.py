@@ -7,14 +7,18 @@ is logged and dropped: the database is the truth and a page that reconnects resy
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import logging
 import math
+import os
 import threading
 import time
+from collections.abc import Callable
+from typing import Any
 
 from asgiref.sync import async_to_sync
-from channels.layers import get_channel_layer
+from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.conf import settings
 from django.core.cache import cache
 
@@ -22,6 +26,7 @@ log = logging.getLogger(__name__)
 
 LOBBY_GROUP = "lobby"
 PUSH = "fragments.push"  # the consumers' handler: fragments_push
+SEND_SECONDS = 10  # a send that takes longer is dropped (pages resync)
 
 
 def table_group(slug: str) -> str:
@@ -109,7 +114,7 @@ def publish_table(table_id: int, coalesce: bool = False) -> None:
             claim = f"pushed:{table_id}:{version}"
             if not cache.add(claim, True, timeout=3600):
                 return
-        send = async_to_sync(layer.group_send)
+        send = _sender(layer)
         if watched[group]:
             send(group, {"type": PUSH, "html": fragments.table_live_html(table, shoe, version)})
         if watched[LOBBY_GROUP]:
@@ -132,6 +137,37 @@ def publish_odds(table_id: int) -> None:
         table = Table.objects.get(pk=table_id)
         layer, group = get_channel_layer(), table_group(table.slug)
         if layer is not None and presence.watched(group)[group]:
-            async_to_sync(layer.group_send)(group, {"type": PUSH, "html": fragments.table_odds_html(table)})
+            _sender(layer)(group, {"type": PUSH, "html": fragments.table_odds_html(table)})
     except Exception:
         log.warning("odds push for table %s failed", table_id, exc_info=True)
+
+
+_loop: asyncio.AbstractEventLoop | None = None  # pushes from outside a server: workers, commands
+_loop_pid = 0
+_loop_lock = threading.Lock()
+
+
+def _sender(layer: Any) -> Callable[[str, dict[str, Any]], None]:
+    """``group_send`` for sync code. Inside an ASGI server (or with the in-memory layer,
+    which lives on its server's or test's loop) through that loop, as async_to_sync
+    finds it. Elsewhere, a Celery worker above all, through one loop kept for this
+    process: async_to_sync would make a loop per push there, and the Redis layer a
+    connection per loop."""
+    from . import jobs
+
+    if jobs.serving() or isinstance(layer, InMemoryChannelLayer):
+        return async_to_sync(layer.group_send)
+
+    def send(group: str, message: dict[str, Any]) -> None:
+        asyncio.run_coroutine_threadsafe(layer.group_send(group, message), _own_loop()).result(timeout=SEND_SECONDS)
+
+    return send
+
+
+def _own_loop() -> asyncio.AbstractEventLoop:
+    global _loop, _loop_pid
+    with _loop_lock:
+        if _loop is None or _loop_pid != os.getpid():  # a forked worker starts its own
+            _loop, _loop_pid = asyncio.new_event_loop(), os.getpid()
+            threading.Thread(target=_loop.run_forever, name="pushes", daemon=True).start()
+        return _loop

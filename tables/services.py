@@ -121,9 +121,10 @@ def round_record(
 
 def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, dealer: str | None) -> RecordedRound:
     with transaction.atomic():
-        shoe = Shoe.objects.select_for_update().filter(table=table, state=Shoe.State.OPEN).first()
-        if shoe is None:
-            raise NoOpenShoeError(f"table {table.slug} has no open shoe: start one first")
+        try:
+            shoe = Shoe.objects.select_for_update().get(table=table, state=Shoe.State.OPEN)
+        except Shoe.DoesNotExist:
+            raise NoOpenShoeError(f"table {table.slug} has no open shoe: start one first") from None
         rounds = shoe.rounds.all()
         if number is not None:
             existing = rounds.filter(number=number).first()

@@ -15,6 +15,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
+# How the Procfile serves websockets (one deflate per message, not per connection).
+WS = ("--ws", "config.websocket:SharedDeflateProtocol")
+
 
 def free_port() -> int:
     with socket.socket() as sock:
@@ -128,6 +131,10 @@ class RedisServer:
 
     def flush(self) -> None:
         self._cli("flushall")
+
+    def connections_received(self) -> int:
+        stats = dict(line.split(":", 1) for line in self._cli("info", "stats").stdout.splitlines() if ":" in line)
+        return int(stats["total_connections_received"])
 
     def stop(self) -> None:
         self._cli("shutdown", "nosave")

@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests import servers
+
 ROOT = Path(__file__).resolve().parents[1]
 
 
@@ -34,5 +36,6 @@ def test_check_deploy_is_clean_with_the_production_environment(tmp_path: Path) -
 def test_the_procfile_runs_web_worker_and_beat() -> None:
     processes = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if ": " in line)
     assert processes["web"].startswith("uvicorn config.asgi:application") and "--workers" in processes["web"]
+    assert " ".join(servers.WS) in processes["web"]  # one deflate per pushed message, as the tests serve
     assert processes["worker"].startswith("celery -A config worker")
     assert processes["beat"].startswith("celery -A config beat")

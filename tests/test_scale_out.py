@@ -77,7 +77,7 @@ class Stack:
 
     def asgi(self, name: str) -> str:
         port = servers.free_port()
-        self.spawn(name, sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port))
+        self.spawn(name, sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), *servers.WS)
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -173,6 +173,16 @@ def test_a_page_on_server_a_sees_a_round_posted_to_server_b_and_the_odds_the_wor
         if "after round 1" not in pushed:
             pushed = wait_for(page, "after round 1", timeout=30)
         assert "410 cards left" in pushed
+
+
+def test_recording_rounds_reuses_the_servers_redis_connections(stack, real_servers) -> None:
+    _, redis = real_servers
+    post(stack["b"], "shoes", stack["token"])
+    post(stack["b"], "rounds", stack["token"], banker_natural(0))  # the pools have what they need
+    before = redis.connections_received()
+    for i in range(1, 21):
+        post(stack["b"], "rounds", stack["token"], banker_natural(i))
+    assert redis.connections_received() - before < 3  # not one (or more) a round
 
 
 def test_with_redis_down_for_10_s_rounds_are_recorded_and_pages_catch_up_after(stack, real_servers) -> None:

@@ -67,7 +67,7 @@ class LiveServer:
 
     def start(self) -> None:
         self.log = (self.data_dir / "server.log").open("a")
-        command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(self.port)]
+        command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(self.port), *servers.WS]
         self.process = subprocess.Popen(command, cwd=ROOT, env=self.env(), stdout=self.log, stderr=subprocess.STDOUT)
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:

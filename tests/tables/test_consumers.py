@@ -13,6 +13,7 @@ from django.db import transaction
 
 from config.asgi import application
 from tables import selectors, services
+from tables.live import PUSH, table_group
 from tables.models import Table
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -63,6 +64,23 @@ async def test_a_table_page_receives_the_fragments_of_each_recorded_round() -> N
     round_id = await record(table)
     html = await page.receive_from(timeout=5)
     assert round_id in html and 'id="roads"' in html and 'id="history"' in html
+    await page.disconnect()
+
+
+async def test_a_push_is_forwarded_without_a_trip_to_the_database_thread(monkeypatch) -> None:
+    await table_with_shoe()
+    page = await connected("/ws/tables/baccarat-1/")
+    trips = []
+
+    async def close_old_connections() -> None:
+        trips.append(1)
+
+    monkeypatch.setattr("channels.consumer.aclose_old_connections", close_old_connections)
+    await get_channel_layer().group_send(table_group("baccarat-1"), {"type": PUSH, "html": "<p>pushed</p>"})
+    assert await page.receive_from(timeout=5) == "<p>pushed</p>"
+    await page.send_to(text_data=json.dumps({"have": {}}))  # a resync does read the database
+    assert 'id="roads"' in await page.receive_from(timeout=5)
+    assert trips == [1]
     await page.disconnect()
 
 

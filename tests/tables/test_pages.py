@@ -8,7 +8,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tables import fragments, selectors, services, tasks
+from tables import consumers, fragments, selectors, services, tasks
+from tables.models import Table
 
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
@@ -127,6 +128,20 @@ def test_a_table_page_and_its_push_read_the_database_the_same_number_of_times_fo
         suit = "SHDC"[i % 4]
         services.round_record(table=table, player=[f"2{suit}", f"3{suit}"], banker=[f"9{suit}", f"K{suit}"])
     assert queries() == short
+
+
+def test_pages_that_resync_together_cost_one_render_and_a_rename_or_a_round_shows_at_once(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.round_record(table=table, **SEED)
+    with mock.patch("tables.fragments.render_to_string", wraps=fragments.render_to_string) as render:
+        pages = [consumers._table_resync("baccarat-1", None) for _ in range(3)]
+        assert render.call_count == 1 and pages[0] == pages[1] == pages[2]
+        Table.objects.filter(pk=table.pk).update(name="Salon Privé")
+        assert "Salon Privé" in consumers._table_resync("baccarat-1", None)
+        round_id = services.round_record(table=table, player=["2S", "3S"], banker=["9S", "KS"]).round.round_id
+        assert round_id in consumers._table_resync("baccarat-1", None)
+        assert render.call_count == 3
 
 
 def test_the_lobby_serves_kept_cards_and_renders_only_the_tables_that_changed(client: Client, baccarat_1) -> None:

@@ -22,4 +22,10 @@ class Command(BaseCommand):
         self.stderr.write(f"{len(tables)} demo tables; dashboard at http://{options['host']}:{options['port']}/")
         # config.asgi, imported by uvicorn below, starts the in-process dealer from this.
         settings.SIMULATE_INTERVAL = float(options["interval"])  # type: ignore[arg-type]
-        uvicorn.run("config.asgi:application", host=str(options["host"]), port=int(options["port"]), lifespan="on")  # type: ignore[call-overload]
+        uvicorn.run(  # type: ignore[call-overload]
+            "config.asgi:application",
+            host=str(options["host"]),
+            port=int(options["port"]),
+            lifespan="on",
+            ws="config.websocket:SharedDeflateProtocol",
+        )
