@@ -125,12 +125,11 @@ def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, de
             shoe = Shoe.objects.select_for_update().get(table=table, state=Shoe.State.OPEN)
         except Shoe.DoesNotExist:
             raise NoOpenShoeError(f"table {table.slug} has no open shoe: start one first") from None
-        rounds = shoe.rounds.all()
-        if number is not None:
-            existing = rounds.filter(number=number).first()
+        last, dealt = _shoe_so_far(shoe)
+        if number is not None and number <= last:  # a dealer's retry, or a conflict
+            existing = shoe.rounds.filter(number=number).first()
             if existing is not None:
                 return RecordedRound(_replayed(existing, outcome), created=False)
-        last, dealt = _shoe_so_far(shoe)
         expected = last + 1
         if number is not None and number != expected:
             raise RoundConflictError(f"round {number} is not the next round of shoe {shoe.number}: expected {expected}")

@@ -202,6 +202,28 @@ def test_voided_rounds_still_count_as_dealt_cards(baccarat_1, staff_reviewer) ->
         services.round_record(table=table, player=["AS", "8C"], banker=["KS", "QS"])
 
 
+def test_recording_the_next_round_reads_as_much_late_in_the_shoe_as_early_and_looks_no_round_up(baccarat_1) -> None:
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+
+    def record(number: int) -> list[str]:
+        suit, ten = "SHDC"[number % 4], "TJQK"[number // 4 % 4]
+        player, banker = [f"9{suit}", f"{ten}{suit}"], [f"8{suit}", f"{ten}{suit}"]  # naturals: no third card
+        with CaptureQueriesContext(connection) as queries:
+            services.round_record(table=table, number=number, player=player, banker=banker)
+        return [query["sql"] for query in queries]
+
+    early = record(1)
+    for number in range(2, 12):
+        record(number)
+    late = record(12)
+    assert len(late) == len(early)
+    assert not any('"number" =' in sql for sql in early + late)  # only a retry's number is taken
+
+
 def test_a_table_paytable_override_applies_to_its_rounds(baccarat_1) -> None:
     table, _ = baccarat_1
     table.paytable = {"perfect_pair_both": 200}
