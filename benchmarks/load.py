@@ -22,6 +22,7 @@ import http.client
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -104,6 +105,7 @@ class Stack:
     def running(self) -> Iterator[Stack]:
         self.postgres, self.redis = PostgresCluster().start(), RedisServer().start()
         self.extra = {"DATABASE_URL": self.postgres.create_database("load"), "REDIS_URL": self.redis.url}
+        finished = False
         try:
             self.manage("migrate", "-v0")
             for n in range(1, TABLES + 1):
@@ -123,6 +125,7 @@ class Stack:
             for slug in self.tokens:
                 post(self.urls[0], slug, "shoes", self.tokens[slug])
             yield self
+            finished = True
         finally:
             for process in self.processes.values():
                 process.terminate()
@@ -130,6 +133,10 @@ class Stack:
                 process.wait(timeout=20)
             self.redis.destroy()
             self.postgres.destroy()
+            if finished:
+                shutil.rmtree(self.root, ignore_errors=True)
+            else:
+                print(f"  the servers' logs are in {self.root}", file=sys.stderr, flush=True)
 
     @staticmethod
     def _wait(url: str) -> None:

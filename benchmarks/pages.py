@@ -5,8 +5,10 @@ per round. Runs on a throwaway SQLite database in a temp DATA_DIR.
 
 from __future__ import annotations
 
+import atexit
 import os
 import random
+import shutil
 import statistics
 import tempfile
 import time
@@ -20,7 +22,8 @@ REQUESTS = 200
 
 
 def _setup() -> None:
-    os.environ["DATA_DIR"] = tempfile.mkdtemp(prefix="bench-pages-")
+    os.environ["DATA_DIR"] = data_dir = tempfile.mkdtemp(prefix="bench-pages-")
+    atexit.register(shutil.rmtree, data_dir, ignore_errors=True)  # the throwaway SQLite database
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     import django
 
