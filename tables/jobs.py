@@ -78,7 +78,7 @@ def run_later(delay: float, job: Callable[..., object], *args: Any) -> bool:
     if delay <= 0 or settings.TASKS_INLINE:
         return run_here(job, *args)
     try:
-        if _server_loop is not None and _server_loop.is_running():
+        if serving():
             loop = _server_loop
             loop.call_soon_threadsafe(lambda: loop.call_later(delay, run_here, job, *args))
         else:
