@@ -113,16 +113,19 @@ def lobby_cards_html(have: dict[str, str] | None = None) -> list[str]:
     its card was rendered (pushes and :func:`tables.tasks.lobby_cards_render` keep them
     there), rendered and kept otherwise. With ``have`` (a reconnecting lobby's cards,
     slug to version), only the cards it has in another state."""
-    sources = selectors.lobby_sources()
+    sources = [
+        (table, shoe, rounds, selectors.lobby_version(shoe, rounds))
+        for table, shoe, rounds in selectors.lobby_sources()
+    ]
     if have is not None:
-        sources = [s for s in sources if s[0].slug in have and have[s[0].slug] != selectors.lobby_version(s[1], s[2])]
-    keys = [_card_key(table, selectors.lobby_version(shoe, rounds)) for table, shoe, rounds in sources]
+        sources = [(t, s, r, v) for t, s, r, v in sources if t.slug in have and have[t.slug] != v]
+    keys = [_card_key(table, version) for table, _, _, version in sources]
     try:
         cached = cache.get_many(keys)
     except Exception:
         cached = {}
     cards, fresh = [], {}
-    for key, (table, shoe, rounds) in zip(keys, sources, strict=True):
+    for key, (table, shoe, rounds, _) in zip(keys, sources, strict=True):
         if key not in cached:
             fresh[key] = _card_render(table, shoe, rounds)
         cards.append(mark_safe(cached.get(key) or fresh[key]))  # our own templates' output
