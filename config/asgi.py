@@ -11,9 +11,9 @@ import django
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django.setup(set_prefix=False)  # as get_asgi_application does, before anything touches models
 
-from config.http import SyncChainASGIHandler  # noqa: E402
+from config.http import ThreadedASGIHandler  # noqa: E402
 
-django_asgi_app = SyncChainASGIHandler()
+django_asgi_app = ThreadedASGIHandler()
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
