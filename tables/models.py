@@ -80,6 +80,16 @@ class Shoe(models.Model):
     state = models.CharField(max_length=8, choices=State.choices, default=State.OPEN)
     started_at = models.DateTimeField(default=timezone.now)
     ended_at = models.DateTimeField(null=True, blank=True)
+    # Kept by services.round_record under the shoe's row lock, so recording a round
+    # reads one row, not every round of the shoe.
+    last_number = models.PositiveSmallIntegerField(
+        default=0, help_text="Number of the last round recorded; 0 before the first."
+    )
+    dealt = models.TextField(
+        blank=True,
+        default="",
+        help_text="Packed codes of every card dealt from the shoe so far, in dealing order (voided rounds included).",
+    )
 
     class Meta:
         ordering = ["table", "-number"]

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from . import live, odds
 from .game.bets import results_to_data, settle_bets
-from .game.cards import Card, pack_cards, unpack_cards
+from .game.cards import pack_cards, unpack_cards
 from .game.outcome import RoundOutcome
 from .game.validation import check_shoe_counts, validate_round
 from .models import Round, Shoe, Table, token_digest
@@ -125,7 +125,7 @@ def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, de
             shoe = Shoe.objects.select_for_update().get(table=table, state=Shoe.State.OPEN)
         except Shoe.DoesNotExist:
             raise NoOpenShoeError(f"table {table.slug} has no open shoe: start one first") from None
-        last, dealt = _shoe_so_far(shoe)
+        last = shoe.last_number
         if number is not None and number <= last:  # a dealer's retry, or a conflict
             existing = shoe.rounds.filter(number=number).first()
             if existing is not None:
@@ -133,17 +133,18 @@ def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, de
         expected = last + 1
         if number is not None and number != expected:
             raise RoundConflictError(f"round {number} is not the next round of shoe {shoe.number}: expected {expected}")
-        check_shoe_counts(outcome, dealt=dealt, decks=shoe.decks)
+        check_shoe_counts(outcome, dealt=Counter(unpack_cards(shoe.dealt)), decks=shoe.decks)
         if dealer and dealer != table.dealer_name:
             Table.objects.filter(pk=table.pk).update(dealer_name=dealer)
             table.dealer_name = dealer
         bets = settle_bets(outcome, table.get_paytable(), round_number=expected)
+        player_cards, banker_cards = pack_cards(outcome.player_cards), pack_cards(outcome.banker_cards)
         round_ = Round.objects.create(
             round_id=_new_round_id(),
             shoe=shoe,
             number=expected,
-            player_cards=pack_cards(outcome.player_cards),
-            banker_cards=pack_cards(outcome.banker_cards),
+            player_cards=player_cards,
+            banker_cards=banker_cards,
             winner=outcome.winner.value,
             player_score=outcome.player_score,
             banker_score=outcome.banker_score,
@@ -160,6 +161,7 @@ def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, de
             bets=results_to_data(bets),
             dealer_name=dealer or table.dealer_name,
         )
+        Shoe.objects.filter(pk=shoe.pk).update(last_number=expected, dealt=shoe.dealt + player_cards + banker_cards)
         transaction.on_commit(lambda: live.table_changed(table.pk))
         transaction.on_commit(lambda: odds.odds_queue(shoe_id=shoe.pk, round_pk=round_.pk))
     return RecordedRound(round_, created=True)
@@ -176,16 +178,6 @@ def _replayed(existing: Round, outcome: RoundOutcome) -> Round:
             f"banker {' '.join(c.code for c in existing.banker_hand)})"
         )
     return existing
-
-
-def _shoe_so_far(shoe: Shoe) -> tuple[int, Counter[Card]]:
-    """The shoe's last round number and the cards already out of it, voided rounds
-    included (their cards were dealt), in one query."""
-    last, dealt = 0, Counter[Card]()
-    for n, packed_player, packed_banker in shoe.rounds.values_list("number", "player_cards", "banker_cards"):
-        last = max(last, n)
-        dealt.update(unpack_cards(packed_player + packed_banker))
-    return last, dealt
 
 
 class RoundAlreadyVoidedError(Exception):

@@ -202,6 +202,33 @@ def test_voided_rounds_still_count_as_dealt_cards(baccarat_1, staff_reviewer) ->
         services.round_record(table=table, player=["AS", "8C"], banker=["KS", "QS"])
 
 
+def test_the_shoe_keeps_its_dealt_cards_in_dealing_order_and_its_last_round_number(baccarat_1, staff_reviewer) -> None:
+    table, _ = baccarat_1
+    shoe = services.shoe_start(table=table)
+    first = services.round_record(table=table, player=["AH", "3S", "5D"], banker=["JC", "2H", "AD"])
+    services.round_void(round_=first.round, reason="misdeal", user=staff_reviewer)
+    services.round_record(table=table, player=["9S", "KD"], banker=["8H", "QC"])
+    services.round_record(table=table, number=2, player=["9S", "KD"], banker=["8H", "QC"])  # a retry adds nothing
+    shoe.refresh_from_db()
+    assert shoe.last_number == 2
+    assert shoe.dealt == "AH3S5DJC2HAD" + "9SKD8HQC"
+
+
+def test_the_migration_fills_in_the_tally_of_shoes_recorded_before_it(baccarat_1) -> None:
+    import importlib
+
+    from django.apps import apps
+
+    table, _ = baccarat_1
+    shoe = services.shoe_start(table=table)
+    services.round_record(table=table, player=["AH", "3S", "5D"], banker=["JC", "2H", "AD"])
+    services.round_record(table=table, player=["9S", "KD"], banker=["8H", "QC"])
+    Shoe.objects.filter(pk=shoe.pk).update(last_number=0, dealt="")
+    importlib.import_module("tables.migrations.0003_shoe_tally").fill_tallies(apps, None)
+    shoe.refresh_from_db()
+    assert (shoe.last_number, shoe.dealt) == (2, "AH3S5DJC2HAD9SKD8HQC")
+
+
 def test_recording_the_next_round_reads_as_much_late_in_the_shoe_as_early_and_looks_no_round_up(baccarat_1) -> None:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
