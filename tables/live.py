@@ -35,10 +35,11 @@ def table_group(slug: str) -> str:
 
 _queued: set[int] = set()  # tables with a push waiting in this process
 _last_push: dict[int, float] = {}  # table -> when this process last started its push
+_slugs: dict[int, str] = {}  # table -> its slug, as of its last change: its group's name
 _queued_lock = threading.Lock()
 
 
-def table_changed(table_id: int) -> None:
+def table_changed(table_id: int, slug: str) -> None:
     """After a commit that changed what a table's pages show: render and push from this
     process once the request is answered, so recording a round never waits for it, and
     pushes keep flowing with no Celery worker at all.
@@ -47,10 +48,11 @@ def table_changed(table_id: int) -> None:
     as it is when it runs. A table pushes about once per ``PUSH_INTERVAL`` at most,
     across all processes: a change soon after a push waits out the interval, so a
     burst of rounds costs one render, not one each, and rendering never crowds out
-    recording."""
+    recording. A table no page shows (:mod:`tables.presence`) costs one cache read."""
     from . import jobs
 
     with _queued_lock:
+        _slugs[table_id] = slug
         if table_id in _queued:
             return
         _queued.add(table_id)
@@ -61,8 +63,12 @@ def table_changed(table_id: int) -> None:
 
 
 def _publish_queued(table_id: int) -> None:
-    from . import jobs
+    from . import jobs, presence
 
+    if not any(presence.watched(table_group(_slugs[table_id]), LOBBY_GROUP).values()):
+        with _queued_lock:
+            _queued.discard(table_id)  # no page to push to: a page that opens resyncs
+        return
     interval = settings.PUSH_INTERVAL
     if interval > 0:
         now = time.time()

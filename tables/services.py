@@ -84,7 +84,7 @@ def shoe_start(*, table: Table) -> Shoe:
         Shoe.objects.filter(table=table, state=Shoe.State.OPEN).update(state=Shoe.State.CLOSED, ended_at=now)
         last = Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
         shoe = Shoe.objects.create(table=table, number=last + 1, decks=table.decks, started_at=now)
-        transaction.on_commit(lambda: live.table_changed(table.pk))
+        transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
     return shoe
 
 
@@ -162,7 +162,7 @@ def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, de
             dealer_name=dealer or table.dealer_name,
         )
         Shoe.objects.filter(pk=shoe.pk).update(last_number=expected, dealt=shoe.dealt + player_cards + banker_cards)
-        transaction.on_commit(lambda: live.table_changed(table.pk))
+        transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
         transaction.on_commit(lambda: odds.odds_queue(shoe_id=shoe.pk, round_pk=round_.pk))
     return RecordedRound(round_, created=True)
 
@@ -199,6 +199,6 @@ def round_void(*, round_: Round, reason: str, user: object) -> Round:
         locked.voided_by = user  # type: ignore[assignment]
         locked.voided_at = timezone.now()
         locked.save(update_fields=["voided", "void_reason", "voided_by", "voided_at"])
-        table_id = locked.shoe.table_id
-        transaction.on_commit(lambda: live.table_changed(table_id))
+        table = locked.shoe.table
+        transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
     return locked

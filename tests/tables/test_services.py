@@ -316,6 +316,18 @@ def test_a_table_no_page_shows_renders_nothing_but_its_card_for_an_open_lobby(ba
     assert "<dt>Round</dt><dd>1</dd>" in card["html"]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_table_no_page_shows_and_no_lobby_open_costs_no_push_slot_and_no_lookup(baccarat_1, listen) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    with mock.patch("tables.live._take_slot") as slot, mock.patch("tables.live.publish_table") as publish:
+        services.round_record(table=table, **SEED)
+    assert (slot.call_count, publish.call_count) == (0, 0)
+    channel = listen(table_group(table.slug))  # a page opens: the next round reaches it
+    services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
+    assert 'data-version="1:2:0' in channel.pending()[-1]["html"]
+
+
 def test_presence_lapses_when_its_last_page_closes_and_the_mark_expires(db) -> None:
     presence.watch("table.x")
     presence.watch("table.x")
