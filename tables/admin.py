@@ -32,7 +32,7 @@ class TableAdmin(admin.ModelAdmin):
 class ShoeAdmin(admin.ModelAdmin):
     list_display = ["table", "number", "state", "decks", "started_at", "ended_at"]
     list_filter = ["table", "state"]
-    readonly_fields = ["table", "number", "decks", "state", "started_at", "ended_at"]
+    readonly_fields = [f.name for f in Shoe._meta.fields]  # the tally above all: recording keeps it
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # shoes start through the API or the simulator

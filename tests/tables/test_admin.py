@@ -34,6 +34,14 @@ def test_a_round_is_shown_read_only_with_its_cards(client: Client, baccarat_1, s
     assert 'name="player_cards"' not in page  # no input: cards cannot be edited
 
 
+def test_a_shoe_is_shown_read_only_with_its_dealt_cards(client: Client, baccarat_1, staff_reviewer) -> None:
+    round_ = recorded_round(baccarat_1[0])
+    client.force_login(staff_reviewer)
+    page = client.get(f"/admin/tables/shoe/{round_.shoe_id}/change/").content.decode()
+    assert "AH3S5DJC2HAD" in page
+    assert 'name="dealt"' not in page and 'name="last_number"' not in page  # recording keeps them
+
+
 def test_void_action_asks_for_a_reason_then_records_who_and_why(client: Client, baccarat_1, staff_reviewer) -> None:
     round_ = recorded_round(baccarat_1[0])
     client.force_login(staff_reviewer)
