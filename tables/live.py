@@ -34,7 +34,7 @@ def table_group(slug: str) -> str:
 
 
 _queued: set[int] = set()  # tables with a push waiting in this process
-_last_push: dict[int, float] = {}  # table -> when this process last started its push
+_last_look: dict[int, float] = {}  # table -> when this process last looked to push it
 _slugs: dict[int, str] = {}  # table -> its slug, as of its last change: its group's name
 _queued_lock = threading.Lock()
 
@@ -48,7 +48,9 @@ def table_changed(table_id: int, slug: str) -> None:
     as it is when it runs. A table pushes about once per ``PUSH_INTERVAL`` at most,
     across all processes: a change soon after a push waits out the interval, so a
     burst of rounds costs one render, not one each, and rendering never crowds out
-    recording. A table no page shows (:mod:`tables.presence`) costs one cache read."""
+    recording. A table no page shows (:mod:`tables.presence`) costs one cache read per
+    interval: a change soon after that read waits out the interval too, and looks
+    again then, so a page that opened meanwhile still gets it."""
     from . import jobs
 
     with _queued_lock:
@@ -56,7 +58,7 @@ def table_changed(table_id: int, slug: str) -> None:
         if table_id in _queued:
             return
         _queued.add(table_id)
-        wait = _last_push.get(table_id, -settings.PUSH_INTERVAL) + settings.PUSH_INTERVAL - time.monotonic()
+        wait = _last_look.get(table_id, -settings.PUSH_INTERVAL) + settings.PUSH_INTERVAL - time.monotonic()
     if not jobs.run_later(wait, _publish_queued, table_id):
         with _queued_lock:
             _queued.discard(table_id)
@@ -68,6 +70,7 @@ def _publish_queued(table_id: int) -> None:
     if not any(presence.watched(table_group(_slugs[table_id]), LOBBY_GROUP).values()):
         with _queued_lock:
             _queued.discard(table_id)  # no page to push to: a page that opens resyncs
+            _last_look[table_id] = time.monotonic()
         return
     interval = settings.PUSH_INTERVAL
     if interval > 0:
@@ -82,7 +85,7 @@ def _publish_queued(table_id: int) -> None:
             return
     with _queued_lock:
         _queued.discard(table_id)  # changes from now on need a push of their own
-        _last_push[table_id] = time.monotonic()
+        _last_look[table_id] = time.monotonic()
     publish_table(table_id, coalesce=True)
 
 

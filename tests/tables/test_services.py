@@ -328,6 +328,27 @@ def test_a_table_no_page_shows_and_no_lobby_open_costs_no_push_slot_and_no_looku
     assert 'data-version="1:2:0' in channel.pending()[-1]["html"]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_table_no_page_shows_looks_for_pages_once_per_interval_and_a_page_that_opens_gets_the_next_change(
+    baccarat_1, listen, settings
+) -> None:
+    settings.TASKS_INLINE, settings.PUSH_INTERVAL = False, 1.0
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    jobs.drain()  # the new shoe looked for its pages and the lobby: none
+    with mock.patch("tables.presence.watched", wraps=presence.watched) as looks:
+        for _ in range(3):
+            services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
+        assert not looks.called, "rounds soon after a look wait out the interval"
+        jobs.drain()
+    table_looks = [call for call in looks.call_args_list if call.args[1:] == (live.LOBBY_GROUP,)]
+    assert len(table_looks) == 1, "a burst of rounds costs one look"
+    channel = listen(table_group(table.slug))  # a page opens just after that look
+    services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
+    jobs.drain()
+    assert 'data-version="1:4:0' in channel.pending()[-1]["html"]
+
+
 def test_presence_lapses_when_its_last_page_closes_and_the_mark_expires(db) -> None:
     presence.watch("table.x")
     presence.watch("table.x")
