@@ -128,9 +128,8 @@ if REDIS_URL:
     }
     CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.redis_cache.RedisCache",
             "LOCATION": REDIS_URL,
-            "OPTIONS": {"pool_class": "config.redis_pool.SharedConnectionPool"},
         }
     }
 else:
