@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections import Counter
 from dataclasses import dataclass
 
 from django.db import IntegrityError, transaction
@@ -13,7 +12,7 @@ from django.utils import timezone
 
 from . import live, odds
 from .game.bets import results_to_data, settle_bets
-from .game.cards import pack_cards, unpack_cards
+from .game.cards import Card, pack_cards
 from .game.outcome import RoundOutcome
 from .game.validation import check_shoe_counts, validate_round
 from .models import Round, Shoe, Table, token_digest
@@ -133,7 +132,7 @@ def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, de
         expected = last + 1
         if number is not None and number != expected:
             raise RoundConflictError(f"round {number} is not the next round of shoe {shoe.number}: expected {expected}")
-        check_shoe_counts(outcome, dealt=Counter(unpack_cards(shoe.dealt)), decks=shoe.decks)
+        check_shoe_counts(outcome, dealt=_dealt_counts(shoe.dealt, outcome), decks=shoe.decks)
         if dealer and dealer != table.dealer_name:
             Table.objects.filter(pk=table.pk).update(dealer_name=dealer)
             table.dealer_name = dealer
@@ -165,6 +164,13 @@ def _round_insert(*, table: Table, outcome: RoundOutcome, number: int | None, de
         transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
         transaction.on_commit(lambda: odds.odds_queue(shoe_id=shoe.pk, round_pk=round_.pk))
     return RecordedRound(round_, created=True)
+
+
+def _dealt_counts(dealt: str, outcome: RoundOutcome) -> dict[Card, int]:
+    """How often each of the round's cards was dealt before, counted in the shoe's packed
+    cards rather than unpacking them all. A code can only match on a card's boundary: no
+    rank letter is a suit letter."""
+    return {card: dealt.count(card.code) for card in (*outcome.player_cards, *outcome.banker_cards)}
 
 
 def _replayed(existing: Round, outcome: RoundOutcome) -> Round:

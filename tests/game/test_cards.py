@@ -1,6 +1,6 @@
 import pytest
 
-from tables.game.cards import ALL_CARDS, Card, InvalidCardError, Suit, hand_score, pack_cards, unpack_cards
+from tables.game.cards import ALL_CARDS, RANKS, Card, InvalidCardError, Suit, hand_score, pack_cards, unpack_cards
 
 
 @pytest.mark.parametrize(
@@ -20,6 +20,14 @@ def test_unknown_card_codes_are_refused(code: object) -> None:
 def test_a_deck_has_52_cards_of_13_ranks_and_4_suits() -> None:
     assert len(set(ALL_CARDS)) == 52
     assert {c.suit for c in ALL_CARDS} == set(Suit)
+
+
+def test_a_card_code_in_packed_cards_is_found_only_where_that_card_is() -> None:
+    # No rank letter is a suit letter, so a code never matches across two cards.
+    assert not set(RANKS) & {suit.value for suit in Suit}
+    packed = pack_cards([*ALL_CARDS, *reversed(ALL_CARDS), *ALL_CARDS[::3]])
+    for card in ALL_CARDS:
+        assert packed.count(card.code) == unpack_cards(packed).count(card)
 
 
 @pytest.mark.parametrize(
