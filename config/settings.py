@@ -92,13 +92,14 @@ if env("DATABASE_URL"):
     # A pool per process (psycopg_pool), not persistent connections: under ASGI each
     # request runs on a thread of its own, and per-thread connections would pile up
     # past PostgreSQL's max_connections. DB_POOL_MAX_SIZE=0 turns pooling off.
-    # Health checks: after a database restart, pooled connections are dead; each is
-    # checked when taken from the pool.
+    # Health checks: after a database restart, pooled connections are dead. Each is
+    # checked before reuse; the pool's after a pause in its use (config/postgresql/).
     DATABASES = {"default": dj_database_url.parse(env("DATABASE_URL"), conn_max_age=0, conn_health_checks=True)}
     pool_size = int(env("DB_POOL_MAX_SIZE", "20"))
     if pool_size:
         # A request waits at most 3 s for a connection: with the database down, the
         # dealer hears 503 quickly instead of timing out.
+        DATABASES["default"]["ENGINE"] = "config.postgresql"
         DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": 3}
 else:
     DATABASES = {
