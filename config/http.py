@@ -8,14 +8,25 @@ Every view here is sync, so a request runs the signal, the middleware, the view 
 the close in one trip. The thread is kept for the next request, one request at a time,
 so Django's per-thread database connection still belongs to one request. A streaming
 response (static files, CSV exports) is read a part at a time on that same thread.
+
+At most ``HTTP_THREADS`` requests run Django code at once in a process; the others
+wait on the event loop. Python runs one thread at a time, and with a thread for each
+of twenty requests in flight they spent most of their time waiting for each other to
+hand over the interpreter, each database reply included: recording a round took ten
+times its CPU time. A request waits for its turn before each step on its thread (the
+view, each part of a streamed body, the close), so a slow download holds no turn
+while its client reads.
 """
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any
+from typing import Any, TypeVar
 
 from asgiref.sync import ThreadSensitiveContext, sync_to_async
+from django.conf import settings
 from django.core import signals
 from django.core.exceptions import RequestAborted
 from django.core.handlers.asgi import ASGIHandler, get_script_prefix
@@ -26,12 +37,14 @@ Send = Any  # the ASGI send callable
 Receive = Any
 
 IDLE_THREADS_KEPT = 64  # more idle than this after a burst, and the extra threads end
+T = TypeVar("T")
 
 
 class ThreadedASGIHandler(ASGIHandler):
     def __init__(self) -> None:
         super().__init__()
         self._idle: list[ThreadPoolExecutor] = []
+        self._turns: tuple[asyncio.AbstractEventLoop, asyncio.Semaphore] | None = None
 
     def load_middleware(self, is_async: bool = False) -> None:
         super().load_middleware(is_async=False)
@@ -53,7 +66,7 @@ class ThreadedASGIHandler(ASGIHandler):
             return
         set_script_prefix(get_script_prefix(scope))
         try:
-            response = await sync_to_async(self._respond, thread_sensitive=True)(scope, body_file)
+            response = await self._on_thread(self._respond, scope, body_file)
             await send({"type": "http.response.start", "status": response.status_code, "headers": _headers(response)})
             if response.streaming:
                 await self._stream(response, send)
@@ -72,12 +85,22 @@ class ThreadedASGIHandler(ASGIHandler):
                 async for part in parts:
                     await send({"type": "http.response.body", "body": part, "more_body": True})
             else:
-                next_part = sync_to_async(next, thread_sensitive=True)
-                while (part := await next_part(parts, None)) is not None:
+                while (part := await self._on_thread(next, parts, None)) is not None:
                     await send({"type": "http.response.body", "body": part, "more_body": True})
             await send({"type": "http.response.body"})
         finally:
-            await sync_to_async(response.close, thread_sensitive=True)()
+            await self._on_thread(response.close)
+
+    async def _on_thread(self, function: Callable[..., T], *args: Any) -> T:
+        """``function(*args)`` on the request's thread, once it is this request's turn."""
+        async with self._turn():
+            return await sync_to_async(function, thread_sensitive=True)(*args)
+
+    def _turn(self) -> asyncio.Semaphore:
+        loop = asyncio.get_running_loop()
+        if self._turns is None or self._turns[0] is not loop:  # a server has one loop; tests make several
+            self._turns = (loop, asyncio.Semaphore(settings.HTTP_THREADS))
+        return self._turns[1]
 
     def _respond(self, scope: dict[str, Any], body_file: Any) -> HttpResponseBase:
         """Everything Django does for a request, on the request's thread. A response

@@ -199,6 +199,11 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST")
 
+# Requests running Django code at once in one ASGI process; the others wait their turn
+# on its event loop. A handful keep the database busy; more only contend for the
+# interpreter lock, and every request waits longer (config/http.py).
+HTTP_THREADS = int(env("HTTP_THREADS", "4"))
+
 # Seconds between two live pushes of one table from one process: a burst of changes
 # waits out the interval and goes as one push of the latest state (0 = every change).
 PUSH_INTERVAL = float(env("PUSH_INTERVAL", "1"))

@@ -1,13 +1,16 @@
 """HTTP under ASGI is served as under WSGI: a request's signals, middleware, view and
-close run in one trip to a thread that is kept for the next request."""
+close run in one trip to a thread that is kept for the next request, and no more than
+HTTP_THREADS requests run Django code at once."""
 
 from __future__ import annotations
 
 import asyncio
 import json
 import threading
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -33,9 +36,8 @@ class Answer:
         return b"".join(self.parts)
 
 
-async def call(method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> Answer:
-    """One request through the handler, as an ASGI server makes it."""
-    scope = {
+def scope_of(method: str, path: str, headers: dict[str, str] | None = None) -> dict[str, Any]:
+    return {
         "type": "http",
         "asgi": {"version": "3.0"},
         "http_version": "1.1",
@@ -49,7 +51,11 @@ async def call(method: str, path: str, body: bytes = b"", headers: dict[str, str
         "client": ("127.0.0.1", 50000),
         "server": ("testserver", 80),
     }
-    communicator = ApplicationCommunicator(django_asgi_app, scope)
+
+
+async def call(method: str, path: str, body: bytes = b"", headers: dict[str, str] | None = None) -> Answer:
+    """One request through the handler, as an ASGI server makes it."""
+    communicator = ApplicationCommunicator(django_asgi_app, scope_of(method, path, headers))
     await communicator.send_input({"type": "http.request", "body": body})
     start = await communicator.receive_output(10)
     parts = []
@@ -114,6 +120,64 @@ def test_requests_at_the_same_time_each_have_a_thread_of_their_own() -> None:
     finally:
         signals.request_started.disconnect(wait_for_the_other)
     assert [answer.status for answer in answers] == [200, 200]
+
+
+def test_no_more_requests_than_http_threads_run_django_code_at_once_and_the_others_wait_their_turn(
+    settings,
+) -> None:
+    settings.HTTP_THREADS = 2
+    lock, running, most = threading.Lock(), [0], [0]
+
+    def started(**kwargs: Any) -> None:
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.05)  # a view's work
+
+    def finished(**kwargs: Any) -> None:
+        with lock:
+            running[0] -= 1
+
+    async def five_at_once() -> list[Any]:
+        return await asyncio.gather(*(call("GET", "/api/openapi.json") for _ in range(5)))
+
+    signals.request_started.connect(started)
+    signals.request_finished.connect(finished)
+    try:
+        answers = asyncio.run(five_at_once())
+    finally:
+        signals.request_started.disconnect(started)
+        signals.request_finished.disconnect(finished)
+    assert [answer.status for answer in answers] == [200] * 5
+    assert most[0] == 2
+
+
+def test_a_download_whose_client_reads_slowly_holds_no_turn(settings) -> None:
+    settings.HTTP_THREADS = 1
+
+    async def scenario() -> tuple[int, int]:
+        first_part, client_reads = asyncio.Event(), asyncio.Event()
+        received = []
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b""}
+
+        async def send(message: dict[str, Any]) -> None:
+            received.append(message.get("body", b""))
+            if message.get("more_body"):
+                first_part.set()
+                await client_reads.wait()  # the client has not read this part yet
+
+        download = asyncio.create_task(django_asgi_app(scope_of("GET", "/static/plotly/plotly.min.js"), receive, send))
+        await asyncio.wait_for(first_part.wait(), 10)
+        other = await asyncio.wait_for(call("GET", "/api/openapi.json"), 10)  # served meanwhile
+        client_reads.set()
+        await asyncio.wait_for(download, 30)
+        return other.status, len(b"".join(received))
+
+    status, size = asyncio.run(scenario())
+    assert status == 200
+    assert size == Path(finders.find("plotly/plotly.min.js")).stat().st_size
 
 
 def test_a_static_file_is_streamed_a_part_at_a_time_and_arrives_whole() -> None:
