@@ -358,8 +358,20 @@ def watching(stack: Stack, pages: int) -> Iterator[None]:
         process.join(timeout=30)
 
 
+def pace_ms() -> float:
+    """A fixed pure-Python loop, median of five, in ms: how fast this machine is right
+    now. Its speed drifts from run to run (shared hosts), and rounds/s with it."""
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        sum(i * i for i in range(300_000))
+        times.append((time.perf_counter() - start) * 1000)
+    return sorted(times)[2]
+
+
 def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
     """Each dealer owns one table and posts its rounds back to back, alternating servers."""
+    pace = pace_ms()
     latencies: list[float] = []
     errors: list[str] = []
     lock = threading.Lock()
@@ -399,7 +411,9 @@ def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
         "latency p99, ms": percentile(latencies, 0.99),
         "errors": len(errors),
         "server CPU (all ASGI processes), % of one core": 100 * cpu,
+        "server CPU per round, ms": 1000 * cpu * elapsed / max(1, len(latencies)),
         "dealer clients' CPU (this process), % of one core": 100 * dealers_cpu,
+        "machine pace before the run (lower: faster), ms": pace,
     }
 
 
