@@ -67,7 +67,8 @@ def table_changed(table_id: int, slug: str) -> None:
 def _publish_queued(table_id: int) -> None:
     from . import jobs, presence
 
-    if not any(presence.watched(table_group(_slugs[table_id]), LOBBY_GROUP).values()):
+    watched = presence.watched(table_group(_slugs[table_id]), LOBBY_GROUP)
+    if not any(watched.values()):
         with _queued_lock:
             _queued.discard(table_id)  # no page to push to: a page that opens resyncs
             _last_look[table_id] = time.monotonic()
@@ -86,7 +87,7 @@ def _publish_queued(table_id: int) -> None:
     with _queued_lock:
         _queued.discard(table_id)  # changes from now on need a push of their own
         _last_look[table_id] = time.monotonic()
-    publish_table(table_id, coalesce=True)
+    publish_table(table_id, coalesce=True, watched=watched)
 
 
 def _take_slot(table_id: int, bucket: int) -> bool:
@@ -98,12 +99,12 @@ def _take_slot(table_id: int, bucket: int) -> bool:
         return True
 
 
-def publish_table(table_id: int, coalesce: bool = False) -> None:
+def publish_table(table_id: int, coalesce: bool = False, watched: dict[str, bool] | None = None) -> None:
     """Push the table's live fragments and its lobby card, each only if some page shows
-    it (:mod:`tables.presence`); never raises. With ``coalesce``, skip a state some
-    process has already pushed (or is pushing): a worker that fell behind renders the
-    latest state once, not every round it missed, and two processes that both saw a
-    change render it once between them."""
+    it (:mod:`tables.presence`, or ``watched``, the caller's fresh look); never raises.
+    With ``coalesce``, skip a state some process has already pushed (or is pushing): a
+    worker that fell behind renders the latest state once, not every round it missed,
+    and two processes that both saw a change render it once between them."""
     from . import fragments, presence, selectors
     from .models import Table
 
@@ -114,7 +115,8 @@ def publish_table(table_id: int, coalesce: bool = False) -> None:
         if layer is None:
             return
         group = table_group(table.slug)
-        watched = presence.watched(group, LOBBY_GROUP)
+        if watched is None or group not in watched:  # not looked yet, or the slug changed since
+            watched = presence.watched(group, LOBBY_GROUP)
         if not any(watched.values()):
             return  # no page shows this table: nothing to render
         shoe = selectors.shoe_find(table=table, which="current")

@@ -349,6 +349,18 @@ def test_a_table_no_page_shows_looks_for_pages_once_per_interval_and_a_page_that
     assert 'data-version="1:4:0' in channel.pending()[-1]["html"]
 
 
+@pytest.mark.django_db(transaction=True)
+def test_a_push_to_an_open_page_looks_for_pages_once(baccarat_1, listen) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    channel = listen(table_group(table.slug))
+    with mock.patch("tables.presence.watched", wraps=presence.watched) as looks:
+        services.round_record(table=table, **SEED)
+    table_looks = [call for call in looks.call_args_list if call.args[1:] == (live.LOBBY_GROUP,)]
+    assert len(table_looks) == 1
+    assert 'data-version="1:1:0' in channel.pending()[-1]["html"]
+
+
 def test_presence_lapses_when_its_last_page_closes_and_the_mark_expires(db) -> None:
     presence.watch("table.x")
     presence.watch("table.x")
