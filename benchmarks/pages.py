@@ -42,7 +42,7 @@ def _deal() -> None:
     rng = random.Random(7)
     # No page is open while setting up: skip the pushes and the per-round odds (the
     # measured table gets its odds below) so setup stays quick.
-    with mock.patch("tables.live.publish_table"), mock.patch("tables.jobs.enqueue"):
+    with mock.patch("tables.live.table_changed"), mock.patch("tables.services.round_odds_queue"):
         for table in demo_tables_ensure(count=TABLES):
             # A shallow cut card, so that a shoe lasts the ROUNDS a lobby usually shows.
             shoe = Shoe.shuffled(decks=table.decks, rule=CutCardRule.LAST_ROUND, rng=rng, cut_depth=6, cut_jitter=0)
@@ -77,16 +77,16 @@ def main() -> dict[str, float]:
     from django.test import Client
 
     from config.heap import freeze_startup_heap
-    from tables import fragments, odds, selectors
+    from tables import fragments, selectors, services
     from tables.models import Round, Table
 
     _deal()
     client = Client(HTTP_HOST="localhost")
     table = Table.objects.order_by("pk").first()
     assert table is not None
-    with mock.patch("tables.live.publish_odds"):
+    with mock.patch("tables.live.odds_changed"):
         for round_pk in Round.objects.filter(shoe__table=table).values_list("pk", flat=True):
-            odds.round_odds_compute(round_pk=round_pk)
+            services.round_odds_compute(round_pk=round_pk)
     freeze_startup_heap()  # as config.asgi does once the server has loaded
     path = f"/tables/{table.slug}/"
     assert client.get("/").status_code == 200 and client.get(path).status_code == 200

@@ -4,34 +4,37 @@ With ``SIMULATE_INTERVAL`` set, demo tables deal inside this process (started by
 ASGI lifespan), so pushes on the in-memory channel layer reach this server's pages.
 """
 
+import functools
 import os
 
-import django
+from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django.setup(set_prefix=False)  # as get_asgi_application does, before anything touches models
-
-from config.http import ThreadedASGIHandler  # noqa: E402
-
-django_asgi_app = ThreadedASGIHandler()
+django_asgi_app = get_asgi_application()  # sets Django up before anything touches models
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from tables.lifespan import ServerLifespan  # noqa: E402
-from tables.routing import websocket_urlpatterns  # noqa: E402
-
-application = ProtocolTypeRouter(
-    {
-        "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
-    }
-)
-# With a broker, Celery beat deals the demo tables (see settings.CELERY_BEAT_SCHEDULE).
-application = ServerLifespan(application, interval=0 if settings.CELERY_BROKER_URL else settings.SIMULATE_INTERVAL)
-
 from config.heap import freeze_startup_heap  # noqa: E402
+from tables.live.lifespan import ServerLifespan  # noqa: E402
+from tables.live.routing import websocket_urlpatterns  # noqa: E402
+from tables.simulator import deal_forever  # noqa: E402
 
-freeze_startup_heap()
+
+def build_application(*, simulate_interval: float) -> ServerLifespan:
+    """The server's application; demo tables deal every ``simulate_interval`` seconds in
+    this process when it is positive (with a broker, Celery beat deals them instead)."""
+    routes = ProtocolTypeRouter(
+        {
+            "http": django_asgi_app,
+            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+        }
+    )
+    deal = simulate_interval > 0 and not settings.CELERY_BROKER_URL
+    background = [functools.partial(deal_forever, simulate_interval)] if deal else []
+    return ServerLifespan(routes, background=background, on_startup=freeze_startup_heap)
+
+
+application = build_application(simulate_interval=settings.SIMULATE_INTERVAL)

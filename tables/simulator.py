@@ -6,10 +6,12 @@ through :func:`tables.services.round_record`.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import random
 from dataclasses import dataclass, field
 
+from asgiref.sync import sync_to_async
 from django.core.cache import cache
 
 from . import services
@@ -88,3 +90,21 @@ def deal_scheduled() -> int:
         finally:
             cache.delete(lock)
     return dealt
+
+
+async def deal_forever(interval: float) -> None:
+    """Deal one round on one simulated table every ``interval / tables`` seconds, so each
+    table deals about every ``interval`` seconds: the embedded default's demo venue,
+    run by the ASGI server's lifespan (in-memory pushes only reach that server's pages)."""
+    simulation = await sync_to_async(lambda: Simulation.for_tables(list(Table.objects.filter(simulated=True))))()
+    if not simulation.dealers:
+        log.info("no simulated tables to deal")
+        return
+    log.info("dealing %d simulated tables every %.1f s", len(simulation.dealers), interval)
+    pause = interval / len(simulation.dealers)
+    while True:
+        try:
+            await sync_to_async(simulation.step)()
+        except Exception:
+            log.exception("simulated round failed")  # keep dealing the other tables
+        await asyncio.sleep(pause)

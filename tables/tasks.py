@@ -5,13 +5,13 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import OperationalError
 
-from . import fragments, odds, review, simulator
+from . import fragments, review, services, simulator
 
 
 @shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def round_odds_compute(round_pk: int) -> None:
     """Exact odds of the shoe left after a round, stored on the round and pushed."""
-    odds.round_odds_compute(round_pk=round_pk)
+    services.round_odds_compute(round_pk=round_pk)
 
 
 @shared_task(ignore_result=True)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
@@ -11,7 +12,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 
-from tables import services
+from tables import live, services
 from tables.models import Table
 
 
@@ -73,8 +74,9 @@ def fresh_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
-def tasks_inline(settings: Any) -> None:
-    """Background tasks run right after their transaction commits, in the test's thread,
-    and every change is pushed (no interval between pushes)."""
-    settings.TASKS_INLINE = True
-    settings.PUSH_INTERVAL = 0
+def fresh_scheduler() -> Iterator[None]:
+    """Each test starts with a push scheduler made from the test settings: jobs run
+    inline, every change pushed at once, no page counted open."""
+    live.install(None)
+    yield
+    live.install(None)

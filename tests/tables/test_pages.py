@@ -8,7 +8,8 @@ from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
-from tables import consumers, fragments, selectors, services, tasks
+from tables import fragments, selectors, services, tasks
+from tables.live import consumers
 from tables.models import Table
 
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}

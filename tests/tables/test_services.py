@@ -14,10 +14,12 @@ from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import transaction
 
-from tables import jobs, live, presence, services
+from tables import live, services
 from tables.game.validation import IllegalRoundError
-from tables.live import table_group
+from tables.live import Scheduler, table_group
+from tables.live.presence import PagesOpen, watched
 from tables.models import Round, Shoe
+from tests.fake_time import FakeTime
 
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
@@ -41,7 +43,7 @@ class Listener:
     async def _join(self, group: str) -> str:
         self.channel = await self.layer.new_channel()
         await self.layer.group_add(group, self.channel)
-        presence.watch(group)  # like a page's consumer
+        await live.scheduler().pages.watch(group)  # like a page's consumer
         self.collecting = asyncio.create_task(self._collect())
         return self.channel
 
@@ -67,7 +69,7 @@ class Listener:
         await self.layer.flush()  # closes its connections on this loop
 
     def close(self) -> None:
-        presence.unwatch(self.group)
+        live.scheduler().pages.unwatch(self.group)
         self._run(self._stop())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=5)
@@ -90,6 +92,14 @@ def listen():
 @pytest.fixture(autouse=True)
 def fresh_layer() -> None:
     async_to_sync(get_channel_layer().flush)()
+
+
+@pytest.fixture
+def fake_time() -> FakeTime:
+    """Pushes at most once a second, on a clock the test moves."""
+    clock = FakeTime()
+    live.install(Scheduler(runner=clock, clock=clock, interval=1.0))
+    return clock
 
 
 @pytest.mark.django_db(transaction=True)
@@ -122,18 +132,23 @@ def test_a_rolled_back_round_pushes_nothing_and_is_not_stored(baccarat_1, listen
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_failed_push_never_loses_the_round(baccarat_1, monkeypatch) -> None:
+def test_a_failed_push_never_loses_the_round(baccarat_1, listen, monkeypatch) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
+    listen(table_group(table.slug))  # a page watches: the round is rendered and sent
+    sent = []
 
-    def broken_layer():
+    def broken_send(group: str, message: dict) -> None:
+        sent.append(group)
         raise ConnectionError("channel layer down")
 
-    monkeypatch.setattr("tables.live.get_channel_layer", lambda: type("L", (), {"group_send": broken_layer})())
+    monkeypatch.setattr(live.scheduler().sender, "send", broken_send)
     recorded = services.round_record(table=table, **SEED)
+    assert sent, "the push reached the broken layer"
     assert Round.objects.filter(pk=recorded.round.pk).exists()
     monkeypatch.setattr("tables.fragments.table_live_html", lambda *args: 1 / 0)  # a template that fails
     assert services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"]).created
+    assert Round.objects.count() == 2
 
 
 def test_an_illegal_round_raises_before_anything_is_written(baccarat_1) -> None:
@@ -276,29 +291,26 @@ def test_a_worker_that_fell_behind_pushes_the_latest_state_once(baccarat_1, list
     services.round_record(table=table, **SEED)
     cache.clear()
     channel = listen(table_group(table.slug))
-    live.publish_table(table.pk, coalesce=True)
-    live.publish_table(table.pk, coalesce=True)  # a second queued task for the same state
+    live.scheduler().publish_table(table.pk, coalesce=True)
+    live.scheduler().publish_table(table.pk, coalesce=True)  # a second queued task for the same state
     assert len(channel.pending()) == 1
     services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
     assert channel.pending(), "a new round is a new state"
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_burst_of_rounds_at_one_table_goes_out_as_one_push_of_the_latest_state(baccarat_1, listen, settings) -> None:
-    settings.TASKS_INLINE, settings.PUSH_INTERVAL = False, 1.0
+def test_a_burst_of_rounds_at_one_table_goes_out_as_one_push_of_the_latest_state(baccarat_1, listen, fake_time) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
-    jobs.drain()
-    time.sleep(settings.PUSH_INTERVAL)  # the new shoe's push is out, and long enough ago
+    fake_time.advance(1.0)  # the new shoe's look is long enough ago
     channel = listen(table_group(table.slug))
-    services.round_record(table=table, **SEED)
-    jobs.drain()  # goes out at once
-    started = time.monotonic()
+    services.round_record(table=table, **SEED)  # goes out at once
     rounds = [services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"]) for _ in range(3)]
-    assert time.monotonic() - started < settings.PUSH_INTERVAL
-    jobs.drain()
+    assert fake_time.waiting == 1, "the three rounds within the interval wait as one push"
+    fake_time.advance(0.5)
+    assert fake_time.waiting == 1, "not before the interval is over"
+    fake_time.advance(0.5)
     pushes = [m for m in channel.pending() if 'id="history"' in m["html"]]
-    # The three rounds within the interval after that push go out as one.
     assert len(pushes) == 2
     assert 'data-version="1:1:0' in pushes[0]["html"]
     assert 'data-version="1:4:0' in pushes[-1]["html"] and rounds[-1].round.round_id in pushes[-1]["html"]
@@ -320,7 +332,10 @@ def test_a_table_no_page_shows_renders_nothing_but_its_card_for_an_open_lobby(ba
 def test_a_table_no_page_shows_and_no_lobby_open_costs_no_push_slot_and_no_lookup(baccarat_1, listen) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
-    with mock.patch("tables.live._take_slot") as slot, mock.patch("tables.live.publish_table") as publish:
+    with (
+        mock.patch.object(Scheduler, "_take_slot") as slot,
+        mock.patch.object(Scheduler, "publish_table") as publish,
+    ):
         services.round_record(table=table, **SEED)
     assert (slot.call_count, publish.call_count) == (0, 0)
     channel = listen(table_group(table.slug))  # a page opens: the next round reaches it
@@ -330,22 +345,23 @@ def test_a_table_no_page_shows_and_no_lobby_open_costs_no_push_slot_and_no_looku
 
 @pytest.mark.django_db(transaction=True)
 def test_a_table_no_page_shows_looks_for_pages_once_per_interval_and_a_page_that_opens_gets_the_next_change(
-    baccarat_1, listen, settings
+    baccarat_1, listen, fake_time
 ) -> None:
-    settings.TASKS_INLINE, settings.PUSH_INTERVAL = False, 1.0
     table, _ = baccarat_1
-    services.shoe_start(table=table)
-    jobs.drain()  # the new shoe looked for its pages and the lobby: none
-    with mock.patch("tables.presence.watched", wraps=presence.watched) as looks:
+    services.shoe_start(table=table)  # the new shoe looked for its pages and the lobby: none
+    with mock.patch("tables.live.presence.watched", wraps=watched) as looks:
         for _ in range(3):
             services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
-        assert not looks.called, "rounds soon after a look wait out the interval"
-        jobs.drain()
+        table_looks = [call for call in looks.call_args_list if call.args[1:] == (live.LOBBY_GROUP,)]
+        assert not table_looks, "rounds soon after a look wait out the interval"
+        fake_time.advance(1.0)
     table_looks = [call for call in looks.call_args_list if call.args[1:] == (live.LOBBY_GROUP,)]
     assert len(table_looks) == 1, "a burst of rounds costs one look"
     channel = listen(table_group(table.slug))  # a page opens just after that look
     services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
-    jobs.drain()
+    pushed = [m for m in channel.pending(quiet=0.05) if 'id="history"' in m["html"]]  # not its odds
+    assert pushed == [], "the interval since the look is not over"
+    fake_time.advance(1.0)
     assert 'data-version="1:4:0' in channel.pending()[-1]["html"]
 
 
@@ -354,19 +370,24 @@ def test_a_push_to_an_open_page_looks_for_pages_once(baccarat_1, listen) -> None
     table, _ = baccarat_1
     services.shoe_start(table=table)
     channel = listen(table_group(table.slug))
-    with mock.patch("tables.presence.watched", wraps=presence.watched) as looks:
+    with mock.patch("tables.live.presence.watched", wraps=watched) as looks:
         services.round_record(table=table, **SEED)
     table_looks = [call for call in looks.call_args_list if call.args[1:] == (live.LOBBY_GROUP,)]
     assert len(table_looks) == 1
     assert 'data-version="1:1:0' in channel.pending()[-1]["html"]
 
 
-def test_presence_lapses_when_its_last_page_closes_and_the_mark_expires(db) -> None:
-    presence.watch("table.x")
-    presence.watch("table.x")
-    presence.unwatch("table.x")
-    assert presence.watched("table.x", "table.y") == {"table.x": True, "table.y": False}
-    presence.unwatch("table.x")
+@pytest.mark.asyncio
+@pytest.mark.django_db
+async def test_presence_lapses_when_its_last_page_closes_and_the_mark_expires() -> None:
+    pages = PagesOpen()
+    await pages.watch("table.x")
+    await pages.watch("table.x")
+    pages.unwatch("table.x")
+    assert watched("table.x", "table.y") == {"table.x": True, "table.y": False}
+    pages.renew()
+    assert watched("table.x") == {"table.x": True}, "a page still open keeps its mark"
+    pages.unwatch("table.x")
     cache.clear()  # the mark expiring
-    presence.renew()
-    assert presence.watched("table.x") == {"table.x": False}
+    pages.renew()
+    assert watched("table.x") == {"table.x": False}

@@ -1,7 +1,8 @@
-from django.conf import settings
+import uvicorn
 from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
+from config.asgi import build_application
 from tables.demo import demo_tables_ensure
 
 
@@ -15,17 +16,10 @@ class Command(BaseCommand):
         parser.add_argument("--interval", type=float, default=4.0, help="Seconds between rounds on each table.")
 
     def handle(self, *args: object, **options: object) -> None:
-        import uvicorn
-
         call_command("migrate", interactive=False, verbosity=0)
         tables = demo_tables_ensure(count=int(options["tables"]))  # type: ignore[call-overload]
         self.stderr.write(f"{len(tables)} demo tables; dashboard at http://{options['host']}:{options['port']}/")
-        # config.asgi, imported by uvicorn below, starts the in-process dealer from this.
-        settings.SIMULATE_INTERVAL = float(options["interval"])  # type: ignore[arg-type]
-        uvicorn.run(  # type: ignore[call-overload]
-            "config.asgi:application",
-            host=str(options["host"]),
-            port=int(options["port"]),
-            lifespan="on",
-            ws="config.websocket:SharedDeflateProtocol",
-        )
+        # One ASGI process serves pages, websockets and the dealing tables: pushes on the
+        # in-memory channel layer reach the pages of the process that sends them.
+        application = build_application(simulate_interval=float(options["interval"]))  # type: ignore[arg-type]
+        uvicorn.run(application, host=str(options["host"]), port=int(options["port"]), lifespan="on")

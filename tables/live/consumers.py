@@ -11,9 +11,10 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 
-from . import fragments, presence, selectors
-from .live import LOBBY_GROUP, PUSH, table_group
-from .models import Table
+from .. import fragments, selectors
+from ..models import Table
+from .groups import LOBBY_GROUP, PUSH, table_group
+from .scheduler import scheduler
 
 log = logging.getLogger(__name__)
 
@@ -29,7 +30,7 @@ def _have(text: str | None) -> dict[str, str]:
 
 class FragmentConsumer(AsyncWebsocketConsumer):
     group = ""
-    watching = False  # counted in :mod:`tables.presence` (from a successful join on)
+    watching = False  # counted in this process's open pages (from a successful join on)
 
     async def join(self) -> None:
         """Join the group; after a Redis outage the layer's first call may meet a pooled
@@ -44,13 +45,13 @@ class FragmentConsumer(AsyncWebsocketConsumer):
                 log.info("joining %s failed, retrying", self.group, exc_info=True)
                 await asyncio.sleep(0.1 * (attempt + 1))
         self.watching = True
-        await database_sync_to_async(presence.watch)(self.group)
+        await scheduler().pages.watch(self.group)
 
     async def disconnect(self, code: int) -> None:
         if self.group:
             await self.channel_layer.group_discard(self.group, self.channel_name)
         if self.watching:
-            presence.unwatch(self.group)
+            scheduler().pages.unwatch(self.group)
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         # Channels closes stale database connections before every handler, in the one

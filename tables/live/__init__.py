@@ -1,0 +1,30 @@
+"""Live pages: what a change pushes, when, to whom, and the websockets that receive it.
+
+The rest of the project calls :func:`table_changed` after a commit that changed what
+a table's pages show, and :func:`odds_changed` once a round's odds are stored. Inside:
+
+- :mod:`.scheduler`: when a change is pushed (at most once per ``PUSH_INTERVAL``, only
+  if some page shows it); one scheduler object per process.
+- :mod:`.push`: rendering the fragments once and sending them to the groups.
+- :mod:`.presence`: which groups have a page open somewhere.
+- :mod:`.jobs`: background jobs of this process, and Celery tasks without a broker.
+- :mod:`.consumers`, :mod:`.routing`: the websockets of table pages and the lobby.
+- :mod:`.lifespan`: the ASGI server's start and stop.
+"""
+
+from __future__ import annotations
+
+from .groups import LOBBY_GROUP, PUSH, table_group
+from .scheduler import Scheduler, install, scheduler
+
+__all__ = ["LOBBY_GROUP", "PUSH", "Scheduler", "install", "odds_changed", "scheduler", "table_changed", "table_group"]
+
+
+def table_changed(table_id: int, slug: str) -> None:
+    """Call after a commit that changed what a table's pages show (``transaction.on_commit``)."""
+    scheduler().table_changed(table_id, slug)
+
+
+def odds_changed(table_id: int) -> None:
+    """Call from a background job once a round's odds are stored."""
+    scheduler().odds_changed(table_id)

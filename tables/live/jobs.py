@@ -1,0 +1,129 @@
+"""Background jobs of this process: pushes, and tasks when there is no Celery broker.
+
+A job runs once the request that caused it has been answered, so recording a round
+never waits for a render or a push. Jobs never raise into their caller: the round is
+already stored, and every job is idempotent, so one that is lost can run later.
+
+- :class:`InlineRunner` runs a job at once, in the caller's thread (``TASKS_INLINE``:
+  the tests, where a job runs right after its transaction commits).
+- :class:`ThreadRunner` runs jobs one at a time, in the order they fall due, on one
+  thread of this process: the servers, workers and commands.
+
+:func:`enqueue` sends a Celery task to the workers when there is a broker
+(``REDIS_URL``), and otherwise hands it to this process's runner.
+"""
+
+from __future__ import annotations
+
+import heapq
+import itertools
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from celery import Task
+from django.conf import settings
+from django.db import close_old_connections
+
+log = logging.getLogger(__name__)
+
+Job = Callable[..., object]
+_starting = threading.Lock()  # one thread per runner, however many callers queue its first job
+
+
+class Runner(Protocol):
+    def run_later(self, delay: float, job: Job, *args: Any) -> None:
+        """Run ``job(*args)`` ``delay`` seconds from now (as soon as it can if not positive)."""
+        ...
+
+    def drain(self, timeout: float = 30) -> None:
+        """Wait until every job queued so far, delayed ones included, has run."""
+        ...
+
+
+def run(job: Job, args: tuple[Any, ...]) -> None:
+    """One job, its failure logged, its database connection given back."""
+    try:
+        job(*args)
+    except Exception:
+        log.exception("%s%r failed", name_of(job), args)
+    finally:
+        close_old_connections()
+
+
+def name_of(job: Job) -> str:
+    return str(getattr(job, "name", None) or getattr(job, "__qualname__", job))
+
+
+class InlineRunner:
+    """Runs every job at once, whatever its delay."""
+
+    def run_later(self, delay: float, job: Job, *args: Any) -> None:
+        run(job, args)
+
+    def drain(self, timeout: float = 30) -> None:
+        pass
+
+
+class ThreadRunner:
+    """One thread running jobs as they fall due. The thread starts with the first job,
+    and again in a forked child (a Celery or gunicorn worker), where it does not exist."""
+
+    def __init__(self) -> None:
+        self._due: list[tuple[float, int, Job, tuple[Any, ...]]] = []  # a heap: (when, order, job, args)
+        self._order = itertools.count()
+        self._busy = False
+        self._changed = threading.Condition()
+        self._pid = 0
+
+    def run_later(self, delay: float, job: Job, *args: Any) -> None:
+        if self._pid != os.getpid():
+            with _starting:
+                if self._pid != os.getpid():
+                    self._start()
+        with self._changed:
+            heapq.heappush(self._due, (time.monotonic() + max(0.0, delay), next(self._order), job, args))
+            self._changed.notify_all()
+
+    def _start(self) -> None:
+        """The thread, in a new process: a forked parent's jobs, and its lock (which a
+        thread of the parent may have held at the fork), are the parent's."""
+        self._pid, self._due, self._busy = os.getpid(), [], False
+        self._changed = threading.Condition()
+        threading.Thread(target=self._work, name="jobs", daemon=True).start()
+
+    def drain(self, timeout: float = 30) -> None:
+        deadline = time.monotonic() + timeout
+        with self._changed:
+            while self._due or self._busy:
+                if not self._changed.wait(timeout=deadline - time.monotonic()) and time.monotonic() >= deadline:
+                    raise TimeoutError(f"{len(self._due)} jobs still queued after {timeout} s")
+
+    def _work(self) -> None:
+        while True:
+            with self._changed:
+                while not self._due or self._due[0][0] > time.monotonic():
+                    self._changed.wait(timeout=self._due[0][0] - time.monotonic() if self._due else None)
+                _, _, job, args = heapq.heappop(self._due)
+                self._busy = True
+            try:
+                run(job, args)
+            finally:
+                with self._changed:
+                    self._busy = False
+                    self._changed.notify_all()
+
+
+def enqueue(task: Task, *args: Any, runner: Runner) -> None:
+    """Queue a Celery task: on the workers when there is a broker, else on ``runner``.
+    Call it from ``transaction.on_commit``."""
+    if settings.CELERY_BROKER_URL and not settings.TASKS_INLINE:
+        try:
+            task.delay(*args)
+        except Exception:
+            log.warning("could not queue %s%r", task.name, args, exc_info=True)
+    else:
+        runner.run_later(0, task, *args)

@@ -1,0 +1,71 @@
+"""The ASGI server's start and stop (the lifespan protocol).
+
+At start-up the server hands its event loop to this process's push scheduler (pushes
+on the in-memory channel layer only reach pages served by that loop), renews its pages'
+presence while it runs, and runs the background work it was given: the embedded
+default's demo tables deal from here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
+
+from asgiref.sync import sync_to_async
+
+from .presence import RENEW_SECONDS
+from .scheduler import scheduler
+
+log = logging.getLogger(__name__)
+
+Scope = dict[str, Any]
+Receive = Callable[[], Awaitable[dict[str, Any]]]
+Send = Callable[[dict[str, Any]], Awaitable[None]]
+Background = Callable[[], Awaitable[None]]
+
+
+async def renew_presence() -> None:
+    """Keep this server's open pages marked as watched (:mod:`.presence`)."""
+    while True:
+        await asyncio.sleep(RENEW_SECONDS)
+        await sync_to_async(scheduler().pages.renew, thread_sensitive=False)()
+
+
+class ServerLifespan:
+    """ASGI middleware for the life of the server: hands its event loop to the push
+    scheduler, renews its pages' presence and runs each of ``background`` (coroutine
+    functions, cancelled at shutdown). ``on_startup`` runs once the server is ready."""
+
+    def __init__(
+        self,
+        app: Callable[..., Awaitable[None]],
+        *,
+        background: Sequence[Background] = (),
+        on_startup: Callable[[], None] | None = None,
+    ) -> None:
+        self.app, self.background, self.on_startup = app, background, on_startup
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "lifespan":
+            await self.app(scope, receive, send)
+            return
+        tasks: list[asyncio.Task[None]] = []
+        while True:
+            message = await receive()
+            if message["type"] == "lifespan.startup":
+                scheduler().serve_on(asyncio.get_running_loop())
+                tasks = [asyncio.create_task(work()) for work in (renew_presence, *self.background)]
+                if self.on_startup is not None:
+                    self.on_startup()
+                await send({"type": "lifespan.startup.complete"})
+            elif message["type"] == "lifespan.shutdown":
+                for task in tasks:
+                    task.cancel()
+                    with contextlib.suppress(asyncio.CancelledError):
+                        await task
+                scheduler().serve_on(None)
+                await send({"type": "lifespan.shutdown.complete"})
+                return

@@ -1,0 +1,107 @@
+"""Render a table's fragments and send them to the pages that show it.
+
+Called only after a transaction commits, from a background job. The fragments are
+rendered once, by the pages' own templates, and sent to the table's group and the
+lobby. A failed push is logged and dropped: the database is the truth and a page that
+reconnects resyncs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import threading
+from typing import Any
+
+from asgiref.sync import async_to_sync
+from channels.layers import InMemoryChannelLayer, get_channel_layer
+from django.core.cache import cache
+
+from .. import fragments, selectors
+from ..models import Table
+from . import presence
+from .groups import LOBBY_GROUP, PUSH, table_group
+
+log = logging.getLogger(__name__)
+
+SEND_SECONDS = 10  # a send that takes longer is dropped (pages resync)
+
+
+class Sender:
+    """``group_send`` for sync code (background jobs). In an ASGI server, on the server's
+    event loop: the in-memory channel layer only reaches that loop's pages, and the Redis
+    layer keeps its connections per loop. Elsewhere (a WSGI server, a Celery worker, a
+    command) on one loop of its own per process, kept for every push: async_to_sync would
+    make a loop per push, and the Redis layer a connection per loop."""
+
+    def __init__(self) -> None:
+        self.server_loop: asyncio.AbstractEventLoop | None = None
+        self._own: tuple[int, asyncio.AbstractEventLoop] | None = None
+        self._lock = threading.Lock()
+
+    def send(self, group: str, message: dict[str, Any]) -> None:
+        layer = get_channel_layer()
+        if layer is None:
+            return
+        loop = self.server_loop if self.server_loop is not None and self.server_loop.is_running() else None
+        if loop is None and isinstance(layer, InMemoryChannelLayer):
+            async_to_sync(layer.group_send)(group, message)  # a test's or a command's own pages
+            return
+        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop or self._own_loop())
+        future.result(timeout=SEND_SECONDS)
+
+    def _own_loop(self) -> asyncio.AbstractEventLoop:
+        with self._lock:
+            if self._own is None or self._own[0] != os.getpid():  # a forked worker starts its own
+                loop = asyncio.new_event_loop()
+                threading.Thread(target=loop.run_forever, name="pushes", daemon=True).start()
+                self._own = (os.getpid(), loop)
+            return self._own[1]
+
+
+def publish_table(
+    table_id: int, *, sender: Sender, coalesce: bool = False, watched: dict[str, bool] | None = None
+) -> None:
+    """Push the table's live fragments and its lobby card, each only if some page shows
+    it (:mod:`.presence`, or ``watched``, the caller's fresh look); never raises.
+    With ``coalesce``, skip a state some process has already pushed (or is pushing): a
+    worker that fell behind renders the latest state once, not every round it missed,
+    and two processes that both saw a change render it once between them."""
+    claim = None
+    try:
+        table = Table.objects.get(pk=table_id)
+        group = table_group(table.slug)
+        if watched is None or group not in watched:  # not looked yet, or the slug changed since
+            watched = presence.watched(group, LOBBY_GROUP)
+        if not any(watched.values()):
+            return  # no page shows this table: nothing to render
+        shoe = selectors.shoe_find(table=table, which="current")
+        version = selectors.table_version(shoe)
+        if coalesce:
+            claim = f"pushed:{table_id}:{version}"
+            if not cache.add(claim, True, timeout=3600):
+                return
+        if watched[group]:
+            sender.send(group, {"type": PUSH, "html": fragments.table_live_html(table, shoe, version)})
+        if watched[LOBBY_GROUP]:
+            sender.send(LOBBY_GROUP, {"type": PUSH, "html": fragments.lobby_card_html(table)})
+    except Exception:
+        log.warning("live push for table %s failed", table_id, exc_info=True)
+        if claim:
+            with contextlib.suppress(Exception):
+                cache.delete(claim)  # let a later push of this state try again
+
+
+def publish_odds(table_id: int, *, sender: Sender) -> None:
+    """Push the table's odds panel (with the game info, which carries the page's
+    version for resync) once the odds of a round are stored, if a page shows the table;
+    never raises."""
+    try:
+        table = Table.objects.get(pk=table_id)
+        group = table_group(table.slug)
+        if presence.watched(group)[group]:
+            sender.send(group, {"type": PUSH, "html": fragments.table_odds_html(table)})
+    except Exception:
+        log.warning("odds push for table %s failed", table_id, exc_info=True)

@@ -1,0 +1,129 @@
+"""When a table's change is pushed: at most once per ``PUSH_INTERVAL``, and only when
+some page shows it. One :class:`Scheduler` per process holds everything this takes:
+the clock, the job runner, the pages this process serves, the sender, and which tables
+wait for a push. Tests make their own with a clock they move and a runner they drive.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import os
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+
+from . import presence, push
+from .clock import Clock, SystemClock
+from .groups import LOBBY_GROUP, table_group
+from .jobs import InlineRunner, Runner, ThreadRunner
+from .presence import PagesOpen
+
+
+class Scheduler:
+    """A table pushes about once per ``interval`` at most, across all processes: a change
+    soon after a push waits out the interval, so a burst of rounds costs one render, not
+    one each, and rendering never crowds out recording. A table with a push still
+    waiting gets no second one: that push renders the state as it is when it runs. A
+    table no page shows costs one cache read per interval: a change soon after that read
+    waits out the interval too, and looks again then, so a page that opened meanwhile
+    still gets it."""
+
+    def __init__(self, *, runner: Runner, clock: Clock | None = None, interval: float = 0) -> None:
+        self.runner, self.clock, self.interval = runner, clock or SystemClock(), interval
+        self.pages = PagesOpen()
+        self.sender = push.Sender()
+        self._queued: set[int] = set()  # tables with a push waiting in this process
+        self._last_look: dict[int, float] = {}  # table -> when this process last looked to push it
+        self._slugs: dict[int, str] = {}  # table -> its slug as of its last change: its group's name
+        self._lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls) -> Scheduler:
+        runner: Runner = InlineRunner() if settings.TASKS_INLINE else ThreadRunner()
+        return cls(runner=runner, interval=settings.PUSH_INTERVAL)
+
+    def serve_on(self, loop: asyncio.AbstractEventLoop | None) -> None:
+        """Send pushes through this ASGI server's event loop (``None``: it stopped)."""
+        self.sender.server_loop = loop
+
+    def table_changed(self, table_id: int, slug: str) -> None:
+        """After a commit that changed what a table's pages show: push it from this
+        process once the request is answered, so recording never waits for it."""
+        with self._lock:
+            self._slugs[table_id] = slug
+            if table_id in self._queued:
+                return
+            self._queued.add(table_id)
+            wait = self._last_look.get(table_id, -math.inf) + self.interval - self.clock.monotonic()
+        self._later(wait, self._publish_queued, table_id)
+
+    def odds_changed(self, table_id: int) -> None:
+        """A round's odds are stored (in a background job already): push them now."""
+        push.publish_odds(table_id, sender=self.sender)
+
+    def publish_table(self, table_id: int, *, coalesce: bool = False, watched: dict[str, bool] | None = None) -> None:
+        push.publish_table(table_id, sender=self.sender, coalesce=coalesce, watched=watched)
+
+    def _publish_queued(self, table_id: int) -> None:
+        watched = presence.watched(table_group(self._slugs[table_id]), LOBBY_GROUP)
+        if not any(watched.values()):
+            self._done(table_id)  # no page to push to: a page that opens resyncs
+            return
+        if self.interval > 0:
+            now = self.clock.time()
+            bucket = int(now // self.interval)
+            if not self._take_slot(table_id, bucket):
+                # Another process pushed this table in this interval: push what it could
+                # not have shown in the next one (the table stays queued here till then).
+                self._later((bucket + 1) * self.interval - now, self._publish_queued, table_id)
+                return
+        self._done(table_id)  # changes from now on need a push of their own
+        self.publish_table(table_id, coalesce=True, watched=watched)
+
+    def _done(self, table_id: int) -> None:
+        with self._lock:
+            self._queued.discard(table_id)
+            self._last_look[table_id] = self.clock.monotonic()
+
+    def _take_slot(self, table_id: int, bucket: int) -> bool:
+        """The table's one push of this interval, for all processes sharing the cache. With
+        the cache down, push anyway: the pages would rather have two pushes than none."""
+        try:
+            return bool(cache.add(f"push-slot:{table_id}:{bucket}", True, timeout=math.ceil(self.interval) + 1))
+        except Exception:
+            return True
+
+    def _later(self, delay: float, job: Callable[..., object], *args: Any) -> None:
+        try:
+            self.runner.run_later(delay, job, *args)
+        except Exception:
+            with self._lock:
+                self._queued.discard(args[0])  # not queued after all: the next change tries again
+
+
+_current: Scheduler | None = None
+_pid = 0
+_lock = threading.Lock()
+
+
+def scheduler() -> Scheduler:
+    """This process's scheduler, made from the settings on first use (and again in a
+    forked child, whose parent's threads did not come along)."""
+    global _current, _pid
+    with _lock:
+        if _current is None or _pid != os.getpid():
+            _current, _pid = Scheduler.from_settings(), os.getpid()
+        return _current
+
+
+def install(replacement: Scheduler | None) -> Scheduler | None:
+    """Use ``replacement`` as this process's scheduler (``None``: make one from the
+    settings on next use); returns the one it replaces. For tests."""
+    global _current, _pid
+    with _lock:
+        previous, _current, _pid = _current, replacement, os.getpid()
+    return previous
