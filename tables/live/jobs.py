@@ -88,6 +88,12 @@ class ThreadRunner:
             heapq.heappush(self._due, (time.monotonic() + max(0.0, delay), next(self._order), job, args))
             self._changed.notify_all()
 
+    @property
+    def waiting(self) -> int:
+        """Jobs queued and not yet started."""
+        with self._changed:
+            return len(self._due)
+
     def _start(self) -> None:
         """The thread, in a new process: a forked parent's jobs, and its lock (which a
         thread of the parent may have held at the fork), are the parent's."""
