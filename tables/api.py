@@ -117,6 +117,12 @@ def _table(slug: str) -> Table:
         raise Http404(f"no table {slug!r}") from None
 
 
+class TableRequest(HttpRequest):
+    """A request that :class:`TableToken` let in: ``auth`` is the table of its path."""
+
+    auth: Table
+
+
 class TableToken(HttpBearer):
     """Bearer token of the table named in the path; a token never opens another table."""
 
@@ -199,7 +205,7 @@ class RoundsOut(Schema):
     response={201: ShoeEnvelope, 401: ErrorsOut, 404: ErrorsOut, 503: ErrorsOut},
     summary="Start a new shoe (ends the open one)",
 )
-def shoe_create(request: HttpRequest, slug: str) -> Status[dict[str, Any]]:
+def shoe_create(request: TableRequest, slug: str) -> Status[dict[str, Any]]:
     shoe = services.shoe_start(table=request.auth)
     return Status(201, {"shoe": selectors.shoe_to_data(shoe)})
 
@@ -223,7 +229,7 @@ def shoe_create(request: HttpRequest, slug: str) -> Status[dict[str, Any]]:
         "422 for any invalid input, naming the field."
     ),
 )
-def round_create(request: HttpRequest, slug: str, payload: RoundIn) -> Status[dict[str, Any]]:
+def round_create(request: TableRequest, slug: str, payload: RoundIn) -> Status[dict[str, Any]]:
     recorded = services.round_record(
         table=request.auth, player=payload.player, banker=payload.banker, number=payload.round, dealer=payload.dealer
     )

@@ -49,19 +49,18 @@ def odds_context(table: Table, shoe: Shoe | None, rounds: list[Round]) -> dict[s
     """The odds panel: each bet's return now beside its full-shoe value, and the chart
     points. ``rounds`` are the shoe's rounds, newest first, as the page loaded them."""
     full = full_shoe_odds(table)
-    computed = [r for r in rounds if r.odds is not None]
-    latest = computed[0] if computed else None
-    returns = latest.odds["returns"] if latest else {}
+    computed: list[tuple[int, dict[str, Any]]] = [(r.number, r.odds) for r in rounds if r.odds is not None]
+    after, latest = computed[0] if computed else (None, None)
     rows = []
     for bet, bet_odds in full.bets.items():
-        now = returns.get(bet.value) if latest else float(bet_odds.expected_return)
+        now = latest["returns"].get(bet.value) if latest else float(bet_odds.expected_return)
         rows.append(OddsRow(bet.label, float(bet_odds.expected_return), now))
     points = [(0, {bet.value: float(full.bets[bet].expected_return) for bet in CHART_BETS})]
-    points += [(r.number, r.odds["returns"]) for r in reversed(computed) if r.odds["returns"]]
+    points += [(number, stored["returns"]) for number, stored in reversed(computed) if stored["returns"]]
     return {
         "rows": rows,
-        "after": latest.number if latest else None,
-        "cards_left": latest.odds["cards"] if latest else (shoe.decks * 52 if shoe else table.decks * 52),
+        "after": after,
+        "cards_left": latest["cards"] if latest else (shoe.decks * 52 if shoe else table.decks * 52),
         "pending": bool(rounds) and rounds[0].odds is None,
         "positive": [row.label for row in rows if row.positive],
         "figure": charts.odds_figure(points, [(bet.value, bet.label) for bet in CHART_BETS]),

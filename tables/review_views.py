@@ -5,12 +5,12 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 
 from django.contrib.auth.decorators import user_passes_test
-from django.http import HttpRequest, HttpResponse, JsonResponse, StreamingHttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 
 from . import review
 
-staff_only: Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]] = user_passes_test(
+staff_only: Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]] = user_passes_test(
     lambda user: user.is_active and user.is_staff, login_url="admin:login"
 )
 
@@ -39,14 +39,14 @@ def _with_fresh(request: HttpRequest) -> str:
 def _selection_or_errors(request: HttpRequest) -> review.Selection | JsonResponse:
     form = review.ReviewForm(request.GET)
     if not form.is_valid():
-        errors = [{"field": field, "message": " ".join(messages)} for field, messages in form.errors.items()]
+        errors = [{"field": field, "message": " ".join(map(str, messages))} for field, messages in form.errors.items()]
         return JsonResponse({"errors": errors}, status=400)
     return review.Selection.of(form)
 
 
 def _export(
     request: HttpRequest, chunks: Callable[[review.Selection], Iterator[str]], name: str, content_type: str
-) -> HttpResponse:
+) -> HttpResponseBase:
     selection = _selection_or_errors(request)
     if isinstance(selection, JsonResponse):
         return selection
@@ -56,10 +56,10 @@ def _export(
 
 
 @staff_only
-def export_csv(request: HttpRequest) -> HttpResponse:
+def export_csv(request: HttpRequest) -> HttpResponseBase:
     return _export(request, review.export_csv_lines, "rounds.csv", "text/csv; charset=utf-8")
 
 
 @staff_only
-def export_json(request: HttpRequest) -> HttpResponse:
+def export_json(request: HttpRequest) -> HttpResponseBase:
     return _export(request, review.export_json_chunks, "rounds.json", "application/json")

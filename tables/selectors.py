@@ -134,6 +134,6 @@ def lobby_sources() -> list[tuple[Table, Shoe | None, list[LobbyRound]]]:
     """Every table with its open shoe and that shoe's rounds, in three queries."""
     open_shoes = Prefetch("shoes", queryset=Shoe.objects.filter(state=Shoe.State.OPEN), to_attr="open_shoes")
     tables = list(Table.objects.prefetch_related(open_shoes))
-    shoes = {table.pk: table.open_shoes[0] if table.open_shoes else None for table in tables}
+    shoes: dict[int, Shoe | None] = {table.pk: table.open_shoes[0] if table.open_shoes else None for table in tables}
     rounds = _lobby_rounds([shoe.pk for shoe in shoes.values() if shoe])
-    return [(t, shoes[t.pk], rounds.get(shoes[t.pk].pk, []) if shoes[t.pk] else []) for t in tables]
+    return [(t, shoe, rounds[shoe.pk] if shoe else []) for t in tables for shoe in [shoes[t.pk]]]

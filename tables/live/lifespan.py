@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-from collections.abc import Awaitable, Callable, Sequence
+from collections.abc import Awaitable, Callable, Coroutine, Sequence
 from typing import Any
 
 from asgiref.sync import sync_to_async
@@ -24,7 +24,7 @@ log = logging.getLogger(__name__)
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
-Background = Callable[[], Awaitable[None]]
+Background = Callable[[], Coroutine[Any, Any, None]]
 
 
 async def renew_presence() -> None:

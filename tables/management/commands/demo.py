@@ -22,4 +22,4 @@ class Command(BaseCommand):
         # One ASGI process serves pages, websockets and the dealing tables: pushes on the
         # in-memory channel layer reach the pages of the process that sends them.
         application = build_application(simulate_interval=float(options["interval"]))  # type: ignore[arg-type]
-        uvicorn.run(application, host=str(options["host"]), port=int(options["port"]), lifespan="on")
+        uvicorn.run(application, host=str(options["host"]), port=int(options["port"]), lifespan="on")  # type: ignore[call-overload]
