@@ -110,9 +110,10 @@ class Roads:
         return {name: derived_mark(lengths, road.cycle) for name, road in self.derived.items()}
 
     def good_roads(self) -> list[str]:
-        if not self.columns or self.columns[-1][0].winner is None:
-            return []
-        return good_roads([(column[0].winner, len(column)) for column in self.columns], self.rules)  # type: ignore[misc]
+        """The good roads that hold at the newest column; none before the first B/P
+        (only a leading entry of ties has no winner)."""
+        columns = [(winner, len(column)) for column in self.columns if (winner := column[0].winner) is not None]
+        return good_roads(columns, self.rules)
 
     def to_data(self) -> dict[str, Any]:
         """The stable JSON contract of ``manage.py roads`` and the roads API."""
