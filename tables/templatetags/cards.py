@@ -27,6 +27,12 @@ def winner_name(winner: Winner | str) -> str:
     return Winner(winner).label
 
 
+@register.filter
+def winner_verdict(winner: Winner | str) -> str:
+    """``"Banker wins"``, ``"Player wins"`` or ``"Tie"`` for a winner or its stored code."""
+    return Winner(winner).verdict
+
+
 SIDE_BETS = {bet.value for bet in BetType} - {"player", "banker", "tie"}
 
 
