@@ -9,7 +9,7 @@ import random
 import statistics
 import time
 
-from roads.engine import Roads, roads_batch
+from roads.engine import Roads
 from roads.entries import RoadRound, Winner
 
 SHOES = 1_000
@@ -46,11 +46,6 @@ def main() -> dict[str, float]:
         Roads.of(shoe)
     full = time.perf_counter() - start
 
-    start = time.perf_counter()
-    for shoe in shoes[:200]:
-        roads_batch(shoe)
-    plain = (time.perf_counter() - start) * SHOES / 200
-
     # Incremental: the 80th round appended to a shoe that holds 79, timed one by one.
     samples = []
     for shoe in shoes:
@@ -64,7 +59,6 @@ def main() -> dict[str, float]:
     figures = {
         "full recompute, µs per round (engine)": per_round_us(full, SHOES * ROUNDS),
         "full recompute, µs per round (engine + JSON)": per_round_us(full_with_json, SHOES * ROUNDS),
-        "full recompute, µs per round (plain batch route)": per_round_us(plain, SHOES * ROUNDS),
         "full recompute of an 80-round shoe, µs": full_shoe_us,
         "incremental update of one round, µs (median)": append_us,
         "full recompute ÷ incremental update": full_shoe_us / append_us,

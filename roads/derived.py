@@ -34,23 +34,3 @@ def derived_mark(lengths: Sequence[int], cycle: int) -> Color | None:
     # Rule 2: the compared column has a cell at ``row - 1`` and ``row`` exactly when
     # it is deeper than ``row``; only a column exactly ``row`` deep differs.
     return Color.BLUE if lengths[col - cycle] == row else Color.RED
-
-
-def derived_marks_of_columns(columns: Sequence[Sequence[object]], cycle: int) -> list[Color]:
-    """All marks of a finished sequence of logical columns, read cell by cell as
-    the seed words it: for each entry, the cells of the Big Road to its left."""
-
-    def filled(col: int, row: int) -> bool:
-        return 0 <= row < len(columns[col])
-
-    marks = []
-    for col, column in enumerate(columns):
-        for row in range(len(column)):
-            if col < cycle or (col == cycle and row == 0):
-                continue
-            if row == 0:
-                same = len(columns[col - 1]) == len(columns[col - 1 - cycle])
-            else:
-                same = filled(col - cycle, row) == filled(col - cycle, row - 1)
-            marks.append(Color.RED if same else Color.BLUE)
-    return marks

@@ -1,19 +1,19 @@
 """All five roads of one shoe, updated round by round.
 
-:class:`Roads` keeps every road and appends a round in amortised constant time;
-:func:`roads_batch` recomputes a shoe from scratch by a separate, plainer route, and
-the two must always agree.
+:class:`Roads` keeps every road and appends a round in amortised constant time. The
+tests check it, after every round of random shoes, against a plain implementation of
+the seed's rules written separately (``tests/roads/reference.py``).
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .derived import CYCLES, derived_mark, derived_marks_of_columns
+from .derived import CYCLES, derived_mark
 from .entries import ROWS, BeadCell, BigRoadCell, BigRoadEntry, Color, DerivedCell, RoadRound, Winner
-from .grid import GridLayout, layout
+from .grid import GridLayout
 from .patterns import DEFAULT_RULES, GoodRoadRules, good_roads
 
 DERIVED_ROADS = tuple(CYCLES)
@@ -110,9 +110,10 @@ class Roads:
         return {name: derived_mark(lengths, road.cycle) for name, road in self.derived.items()}
 
     def good_roads(self) -> list[str]:
-        if not self.columns or self.columns[-1][0].winner is None:
-            return []
-        return good_roads([(column[0].winner, len(column)) for column in self.columns], self.rules)  # type: ignore[misc]
+        """The good roads that hold at the newest column; none before the first B/P
+        (only a leading entry of ties has no winner)."""
+        columns = [(winner, len(column)) for column in self.columns if (winner := column[0].winner) is not None]
+        return good_roads(columns, self.rules)
 
     def to_data(self) -> dict[str, Any]:
         """The stable JSON contract of ``manage.py roads`` and the roads API."""
@@ -155,38 +156,3 @@ def _entry_data(entry: BigRoadEntry) -> dict[str, Any]:
         "banker_pair": entry.banker_pair,
         "player_pair": entry.player_pair,
     }
-
-
-def roads_batch(rounds: Sequence[RoadRound], rules: GoodRoadRules = DEFAULT_RULES) -> dict[str, Any]:
-    """The same JSON as ``Roads.of(rounds).to_data()``, computed the plain way: group
-    the columns, read every derived mark off the finished columns, lay each road out
-    from its streak lengths."""
-    winners = [r for r in rounds if r.winner is not Winner.TIE]
-    columns: list[list[RoadRound]] = []
-    for r in winners:
-        if columns and columns[-1][-1].winner is r.winner:
-            columns[-1].append(r)
-        else:
-            columns.append([r])
-    big = Roads.of(rounds, rules)  # its entries carry the ties and pairs
-    data = big.to_data()
-    positions = layout(len(c) for c in big.columns)
-    data["big_road"]["cells"] = [
-        {"row": row, "col": col, **_entry_data(entry)}
-        for column, cells in zip(big.columns, positions, strict=True)
-        for entry, (row, col) in zip(column, cells, strict=True)
-    ]
-    for name, cycle in CYCLES.items():
-        marks = derived_marks_of_columns(columns, cycle)
-        streaks: list[int] = []
-        for i, mark in enumerate(marks):
-            if i and marks[i - 1] is mark:
-                streaks[-1] += 1
-            else:
-                streaks.append(1)
-        cells = [cell for streak in layout(streaks) for cell in streak]
-        data[name] = {
-            "marks": [m.value for m in marks],
-            "cells": [{"row": r, "col": c, "color": m.value} for (r, c), m in zip(cells, marks, strict=True)],
-        }
-    return data

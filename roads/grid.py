@@ -8,8 +8,6 @@ first column, or at the first free top cell to the right of it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
-
 from .entries import ROWS
 
 
@@ -34,7 +32,7 @@ class GridLayout:
         if not self._turned and self._row + 1 < ROWS and (self._row + 1, self._col) not in self._occupied:
             return self._row + 1, self._col
         col = self._col + 1
-        while (self._row, col) in self._occupied:  # an older tail in this row
+        while (self._row, col) in self._occupied:  # a guard: older tails in this row end before this streak's column
             col += 1
         return self._row, col
 
@@ -48,9 +46,3 @@ class GridLayout:
         self._row, self._col = row, col
         self._occupied.add((row, col))
         return row, col
-
-
-def layout(streak_lengths: Iterable[int]) -> list[list[tuple[int, int]]]:
-    """(row, col) of every cell of every streak."""
-    grid = GridLayout()
-    return [[grid.place(i == 0) for i in range(length)] for length in streak_lengths]

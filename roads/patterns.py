@@ -5,7 +5,7 @@ A pattern counts only if it ends at the newest column, at its current length.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from .entries import Winner
@@ -71,8 +71,8 @@ def _ends_with(columns: Sequence[tuple[Winner, int]], first: Winner, shape: list
     return True
 
 
-def _last_all(columns: Sequence[tuple[Winner, int]], count: int, test: object) -> bool:
-    return len(columns) >= count and all(test(depth) for _, depth in columns[-count:])  # type: ignore[operator]
+def _last_all(columns: Sequence[tuple[Winner, int]], count: int, test: Callable[[int], bool]) -> bool:
+    return len(columns) >= count and all(test(depth) for _, depth in columns[-count:])
 
 
 def _other(winner: Winner) -> Winner:

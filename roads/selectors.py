@@ -33,9 +33,8 @@ class ShoeRoads:
 def round_title(round_: Round) -> str:
     player = " ".join(c.label for c in round_.player_hand)
     banker = " ".join(c.label for c in round_.banker_hand)
-    verdict = {"B": "Banker wins", "P": "Player wins", "T": "Tie"}[round_.winner]
     return (
-        f"Round {round_.number}: {verdict} {round_.player_score}–{round_.banker_score} · "
+        f"Round {round_.number}: {Winner(round_.winner).verdict} {round_.player_score}–{round_.banker_score} · "
         f"Player {player} · Banker {banker}"
     )
 

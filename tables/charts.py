@@ -31,9 +31,10 @@ def _layout(**extra: Any) -> dict[str, Any]:
 
 def shares_figure(stats: ShoeStats) -> dict[str, Any]:
     """This shoe's Banker / Player / Tie shares beside the theoretical 45.86 / 44.62 / 9.52 %."""
-    names = ["Banker", "Player", "Tie"]
+    sides = (Winner.BANKER, Winner.PLAYER, Winner.TIE)
+    names = [w.label for w in sides]
     shoe = [round(100 * stats.share(n), 2) for n in (stats.banker, stats.player, stats.tie)]
-    theory = [round(100 * THEORETICAL_SHARES[w], 2) for w in (Winner.BANKER, Winner.PLAYER, Winner.TIE)]
+    theory = [round(100 * THEORETICAL_SHARES[w], 2) for w in sides]
     this_shoe = {
         "type": "bar",
         "name": "This shoe",

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from .game.bets import Paytable
 from .game.cards import Card, unpack_cards
-from .game.outcome import RoundOutcome
+from .game.outcome import RoundOutcome, Winner
 from .game.shoe import CutCardRule as GameCutCardRule
 
 
@@ -102,19 +102,13 @@ class Shoe(models.Model):
         return f"{self.table} · shoe {self.number}"
 
 
-class Winner(models.TextChoices):
-    BANKER = "B", "Banker"
-    PLAYER = "P", "Player"
-    TIE = "T", "Tie"
-
-
 class Round(models.Model):
     round_id = models.CharField("round ID", max_length=20, unique=True, help_text="The Transaction ID shown to users.")
     shoe = models.ForeignKey(Shoe, on_delete=models.CASCADE, related_name="rounds")
     number = models.PositiveSmallIntegerField(help_text="Number of the round in its shoe.")
     player_cards = models.CharField(max_length=6, help_text="Packed codes in dealing order, e.g. AH5SKD.")
     banker_cards = models.CharField(max_length=6)
-    winner = models.CharField(max_length=1, choices=Winner.choices)
+    winner = models.CharField(max_length=1, choices=[(w.value, w.label) for w in Winner])
     player_score = models.PositiveSmallIntegerField()
     banker_score = models.PositiveSmallIntegerField()
     player_card_count = models.PositiveSmallIntegerField()

@@ -24,6 +24,7 @@ from django.utils import timezone
 from . import charts
 from .game.bets import BetType
 from .game.odds import Composition
+from .game.outcome import Winner
 from .game.review import (
     Frequencies,
     ReviewRound,
@@ -93,7 +94,7 @@ def _rates(decks: int) -> dict[str, float]:
 
 
 def _review_round(r: Round) -> ReviewRound:
-    return ReviewRound(r.winner, r.player_pair, r.banker_pair, r.player_natural or r.banker_natural)
+    return ReviewRound(Winner(r.winner), r.player_pair, r.banker_pair, r.player_natural or r.banker_natural)
 
 
 @dataclass(frozen=True)
@@ -119,7 +120,7 @@ def report(selection: Selection) -> dict[str, Any]:
     decks = {r.shoe.decks for r in rounds} or {8}
     rates = _rates(decks.pop() if len(decks) == 1 else 8)
     overall = frequencies([_review_round(r) for r in rounds], rates)
-    streaks = [n for shoe_rounds in by_shoe.values() for n in streak_lengths(r.winner for r in shoe_rounds)]
+    streaks = [n for shoe_rounds in by_shoe.values() for n in streak_lengths(Winner(r.winner) for r in shoe_rounds)]
     return {
         "rounds": len(rounds),
         "overall": overall,

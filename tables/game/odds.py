@@ -25,6 +25,7 @@ from typing import Any
 
 from .bets import BetType, Paytable
 from .cards import ALL_CARDS, RANKS, Card
+from .outcome import Winner
 from .rules import BANKER_DRAWS_ON
 
 DEAL = 6  # cards in the counting convention's ordered draw
@@ -102,8 +103,10 @@ class Hands:
         return self.banker_cards == 2 and self.banker >= 8
 
     @property
-    def winner(self) -> str:
-        return "P" if self.player > self.banker else "B" if self.banker > self.player else "T"
+    def winner(self) -> Winner:
+        if self.player > self.banker:
+            return Winner.PLAYER
+        return Winner.BANKER if self.banker > self.player else Winner.TIE
 
 
 def hands_counts(values: tuple[int, ...]) -> dict[Hands, int]:
@@ -242,31 +245,31 @@ def _main_rows(t: Paytable, bet: BetType) -> Rows:
     tie_pays = t.tie if bet is BetType.TIE else PUSH
     rows: Rows = []
     if bet is BetType.BANKER and t.banker_six is not None:
-        rows.append(("Banker wins with 6", t.banker_six, lambda h: h.winner == "B" and h.banker == 6))
+        rows.append(("Banker wins with 6", t.banker_six, lambda h: h.winner is Winner.BANKER and h.banker == 6))
     rows += [
-        ("Banker wins", banker_pays, lambda h: h.winner == "B"),
-        ("Player wins", player_pays, lambda h: h.winner == "P"),
-        ("Tie", tie_pays, lambda h: h.winner == "T"),
+        ("Banker wins", banker_pays, lambda h: h.winner is Winner.BANKER),
+        ("Player wins", player_pays, lambda h: h.winner is Winner.PLAYER),
+        ("Tie", tie_pays, lambda h: h.winner is Winner.TIE),
     ]
     return rows
 
 
-def _bonus_rows(t: Paytable, side: str) -> Rows:
+def _bonus_rows(t: Paytable, side: Winner) -> Rows:
     def natural(h: Hands) -> bool:
-        return h.player_natural if side == "P" else h.banker_natural
+        return h.player_natural if side is Winner.PLAYER else h.banker_natural
 
     def win_by(margin: int) -> Callable[[Hands], bool]:
-        return lambda h: h.winner == side and not natural(h) and abs(h.player - h.banker) == margin
+        return lambda h: h.winner is side and not natural(h) and abs(h.player - h.banker) == margin
 
     rows: Rows = [(f"Win by {m}", pays, win_by(m)) for m, pays in sorted(t.bonus_margins.items(), reverse=True)]
-    rows.append(("Natural win", t.bonus_natural_win, lambda h: h.winner == side and natural(h)))
-    rows.append(("Natural tie", PUSH, lambda h: h.winner == "T" and h.player_natural and h.banker_natural))
+    rows.append(("Natural win", t.bonus_natural_win, lambda h: h.winner is side and natural(h)))
+    rows.append(("Natural tie", PUSH, lambda h: h.winner is Winner.TIE and h.player_natural and h.banker_natural))
     return rows
 
 
 def _side_rows(t: Paytable, bet: BetType) -> Rows:
     def banker_six(cards: int) -> Callable[[Hands], bool]:
-        return lambda h: h.winner == "B" and h.banker == 6 and h.banker_cards == cards
+        return lambda h: h.winner is Winner.BANKER and h.banker == 6 and h.banker_cards == cards
 
     return {
         BetType.PLAYER_NATURAL: [("Player natural", t.player_natural, lambda h: h.player_natural)],
@@ -326,8 +329,8 @@ def shoe_odds(composition: Composition, paytable: Paytable | None = None) -> Sho
     bets: dict[BetType, BetOdds] = {}
     for bet in (BetType.BANKER, BetType.PLAYER, BetType.TIE):
         bets[bet] = _table(bet, _main_rows(t, bet), hands)
-    bets[BetType.PLAYER_BONUS] = _table(BetType.PLAYER_BONUS, _bonus_rows(t, "P"), hands)
-    bets[BetType.BANKER_BONUS] = _table(BetType.BANKER_BONUS, _bonus_rows(t, "B"), hands)
+    bets[BetType.PLAYER_BONUS] = _table(BetType.PLAYER_BONUS, _bonus_rows(t, Winner.PLAYER), hands)
+    bets[BetType.BANKER_BONUS] = _table(BetType.BANKER_BONUS, _bonus_rows(t, Winner.BANKER), hands)
     side = (
         BetType.PLAYER_NATURAL,
         BetType.BANKER_NATURAL,

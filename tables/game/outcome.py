@@ -10,9 +10,22 @@ from .rules import is_natural
 
 
 class Winner(enum.Enum):
+    """Who won a round. The value is the one-letter code the API, the database and the
+    roads' JSON use; this enum is the only place that spells the names out."""
+
     BANKER = "B"
     PLAYER = "P"
     TIE = "T"
+
+    @property
+    def label(self) -> str:
+        """The name people read: ``"Banker"``, ``"Player"``, ``"Tie"``."""
+        return self.name.capitalize()
+
+    @property
+    def verdict(self) -> str:
+        """The round's result as a sentence: ``"Banker wins"``, ``"Player wins"``, ``"Tie"``."""
+        return self.label if self is Winner.TIE else f"{self.label} wins"
 
 
 @dataclass(frozen=True, slots=True)

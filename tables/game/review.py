@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from .odds import Composition, hands_counts
+from .outcome import Winner
 
 EVENTS = ("banker", "player", "tie", "player_pair", "banker_pair", "natural")
 
@@ -31,9 +32,9 @@ def expected_rates(composition: Composition | None = None) -> dict[str, float]:
     size = composition.size
     pair = Fraction(sum(n * (n - 1) for n in composition.ranks), size * (size - 1))
     return {
-        "banker": share(h.winner == "B" for h in hands),
-        "player": share(h.winner == "P" for h in hands),
-        "tie": share(h.winner == "T" for h in hands),
+        "banker": share(h.winner is Winner.BANKER for h in hands),
+        "player": share(h.winner is Winner.PLAYER for h in hands),
+        "tie": share(h.winner is Winner.TIE for h in hands),
         "player_pair": float(pair),
         "banker_pair": float(pair),
         "natural": share(h.player_natural or h.banker_natural for h in hands),
@@ -82,7 +83,7 @@ def chi_square(observed: Sequence[int], probabilities: Sequence[float]) -> ChiSq
 class ReviewRound:
     """What the statistics need of a round."""
 
-    winner: str  # "B", "P" or "T"
+    winner: Winner
     player_pair: bool
     banker_pair: bool
     natural: bool
@@ -108,13 +109,17 @@ class Frequencies:
         return min(tests) if tests else None
 
 
+# The event each winner counts as (see EVENTS).
+_WINNER_EVENTS = {Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}
+
+
 def frequencies(rounds: Sequence[ReviewRound], rates: Mapping[str, float]) -> Frequencies:
     """Observed counts of each event against the exact expectation, each with a
     chi-square test (1 degree of freedom), and the B/P/T split tested together."""
     n = len(rounds)
     counts = Counter[str]()
     for r in rounds:
-        counts[{"B": "banker", "P": "player", "T": "tie"}[r.winner]] += 1
+        counts[_WINNER_EVENTS[r.winner]] += 1
         counts["player_pair"] += r.player_pair
         counts["banker_pair"] += r.banker_pair
         counts["natural"] += r.natural
@@ -128,15 +133,15 @@ def frequencies(rounds: Sequence[ReviewRound], rates: Mapping[str, float]) -> Fr
     return Frequencies(n, rows, split)
 
 
-def streak_lengths(winners: Iterable[str]) -> list[int]:
+def streak_lengths(winners: Iterable[Winner]) -> list[int]:
     """Lengths of the runs of one side winning, ties ignored (the Big Road's columns);
     the last run is left out: it may not have ended yet."""
     lengths: list[int] = []
     last = None
     for w in winners:
-        if w == "T":
+        if w is Winner.TIE:
             continue
-        if w == last:
+        if w is last:
             lengths[-1] += 1
         else:
             lengths.append(1)

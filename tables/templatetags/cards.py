@@ -11,10 +11,9 @@ from roads.patterns import PATTERN_NAMES
 from ..game.bets import BetType
 from ..game.cards import Card
 from ..game.odds import Event
+from ..game.outcome import Winner
 
 register = template.Library()
-
-WINNER_NAMES = {"B": "Banker", "P": "Player", "T": "Tie"}
 
 
 @register.inclusion_tag("tables/_hand.html")
@@ -23,8 +22,15 @@ def hand(cards: tuple[Card, ...], label: str, score: int) -> dict[str, object]:
 
 
 @register.filter
-def winner_name(code: str) -> str:
-    return WINNER_NAMES.get(code, code)
+def winner_name(winner: Winner | str) -> str:
+    """``"Banker"`` for ``Winner.BANKER`` or its stored code ``"B"``."""
+    return Winner(winner).label
+
+
+@register.filter
+def winner_verdict(winner: Winner | str) -> str:
+    """``"Banker wins"``, ``"Player wins"`` or ``"Tie"`` for a winner or its stored code."""
+    return Winner(winner).verdict
 
 
 SIDE_BETS = {bet.value for bet in BetType} - {"player", "banker", "tie"}

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from tables.game.outcome import Winner
 from tables.game.review import (
     ReviewRound,
     chi2_sf,
@@ -38,12 +39,13 @@ def test_expected_rates_are_the_exact_8_deck_ones() -> None:
 
 def test_counts_right_on_expectation_pass_and_a_lopsided_shoe_is_flagged() -> None:
     assert chi_square([4586, 4462, 952], [0.4586, 0.4462, 0.0952]).p_value > 0.99
-    lopsided = [ReviewRound("B", False, False, False)] * 60 + [ReviewRound("P", False, False, False)] * 20
+    banker, player = ReviewRound(Winner.BANKER, False, False, False), ReviewRound(Winner.PLAYER, False, False, False)
+    lopsided = [banker] * 60 + [player] * 20
     result = frequencies(lopsided, RATES)
     assert result.split is not None and result.split.p_value < 0.001
     assert result.lowest_p is not None and result.lowest_p < 0.001
-    banker = next(r for r in result.rows if r.event == "banker")
-    assert banker.observed == 60 and banker.expected == pytest.approx(80 * RATES["banker"])
+    row = next(r for r in result.rows if r.event == "banker")
+    assert row.observed == 60 and row.expected == pytest.approx(80 * RATES["banker"])
 
 
 def test_no_rounds_no_test() -> None:
@@ -51,7 +53,7 @@ def test_no_rounds_no_test() -> None:
 
 
 def test_streaks_ignore_ties_and_leave_out_the_run_still_going() -> None:
-    assert streak_lengths("BBTBPPTPBP") == [3, 3, 1]
+    assert streak_lengths(Winner(code) for code in "BBTBPPTPBP") == [3, 3, 1]
 
 
 def test_expected_streaks_add_up_to_all_streaks_with_the_longest_bucket_open_ended() -> None:
