@@ -98,8 +98,10 @@ def _lobby_rounds(shoe_ids: list[int]) -> dict[int, list[LobbyRound]]:
     """The rounds of these shoes as light tuples, in one query (a lobby shows many)."""
     rows: dict[int, list[LobbyRound]] = {shoe_id: [] for shoe_id in shoe_ids}
     fields = ("shoe_id", "number", "winner", "banker_pair", "player_pair", "voided")
-    for shoe_id, *rest in Round.objects.filter(shoe_id__in=shoe_ids).order_by("shoe_id", "number").values_list(*fields):
-        rows[shoe_id].append(tuple(rest))  # type: ignore[arg-type]
+    for shoe_id, number, winner, banker_pair, player_pair, voided in (
+        Round.objects.filter(shoe_id__in=shoe_ids).order_by("shoe_id", "number").values_list(*fields)
+    ):
+        rows[shoe_id].append((number, winner, banker_pair, player_pair, voided))
     return rows
 
 
