@@ -127,12 +127,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
     }
-    CACHES = {
-        "default": {
-            "BACKEND": "config.redis_cache.RedisCache",
-            "LOCATION": REDIS_URL,
-        }
-    }
+    # django-redis keeps its client, and one connection pool per process: Django's own
+    # RedisCache builds a redis.Redis for every call (about 100 µs of CPU a call here).
+    CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
