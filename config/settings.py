@@ -46,7 +46,6 @@ ALLOWED_HOSTS = env("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",")
 CSRF_TRUSTED_ORIGINS = [o for o in env("CSRF_TRUSTED_ORIGINS").split(",") if o]
 
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -73,7 +72,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
-ASGI_APPLICATION = "config.asgi.application"
+WSGI_APPLICATION = "config.wsgi.application"  # HTTP in production (gunicorn)
+ASGI_APPLICATION = "config.asgi.application"  # websockets (uvicorn), and everything in the demo
 
 TEMPLATES = [
     {
@@ -209,11 +209,6 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST")
-
-# Requests running Django code at once in one ASGI process; the others wait their turn
-# on its event loop. A handful keep the database busy; more only contend for the
-# interpreter lock, and every request waits longer (config/http.py).
-HTTP_THREADS = int(env("HTTP_THREADS", "4"))
 
 # Seconds between two live pushes of one table from one process: a burst of changes
 # waits out the interval and goes as one push of the latest state (0 = every change).

@@ -27,5 +27,4 @@ class Command(BaseCommand):
             host=str(options["host"]),
             port=int(options["port"]),
             lifespan="on",
-            ws="config.websocket:SharedDeflateProtocol",
         )
