@@ -3,6 +3,13 @@ gunicorn (threaded workers) for HTTP, uvicorn processes for the websockets and a
 worker on loopback, started here and stopped after. Dealers post to gunicorn; pages
 connect to uvicorn.
 
+Each HTTP server is a gunicorn of its own, on its own port, and each dealer alternates
+between them, as between the websocket servers. The workers of one gunicorn share its
+socket, and a kept-alive connection stays with the worker that accepted it: of twenty
+dealers connecting at once, one worker took 15 to 18 here, and the other sat idle
+(``--http-servers 1 --workers 2`` shows that). Behind the README's proxy each request is
+a connection of its own, accepted by whichever worker is free first.
+
 - fan-out: N websocket clients split over 20 tables and the lobby, across both servers;
   the tables' dealers post in turn at a steady rate overall. For
   each round and each client, the latency from the POST to the first push showing
@@ -14,7 +21,7 @@ connect to uvicorn.
     python -m benchmarks.load                      # both, with the issue's figures
     python -m benchmarks.load fanout --clients 1000 --seconds 60 --rate 10
     python -m benchmarks.load ingest --seconds 30 --dealers 20 --pages 21
-    python -m benchmarks.load ingest --workers 2 --threads 4 --servers 2 --deflate off
+    python -m benchmarks.load ingest --http-servers 2 --workers 1 --threads 4 --servers 2 --deflate off
 """
 
 from __future__ import annotations
@@ -107,9 +114,9 @@ def children(pid: int) -> list[int]:
 
 @dataclass
 class Stack:
-    """PostgreSQL, Redis, gunicorn with ``workers`` processes of ``threads`` threads for
-    HTTP, ``servers`` uvicorn processes for the websockets and a Celery worker, with
-    TABLES tables."""
+    """PostgreSQL, Redis, ``http_servers`` gunicorns with ``workers`` processes of
+    ``threads`` threads each for HTTP, ``servers`` uvicorn processes for the websockets
+    and a Celery worker, with TABLES tables."""
 
     root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="bench-load-")))
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
@@ -118,7 +125,8 @@ class Stack:
     tokens: dict[str, str] = field(default_factory=dict)
     extra: dict[str, str] = field(default_factory=dict)
     servers: int = 2
-    workers: int = 2
+    http_servers: int = 2
+    workers: int = 1
     threads: int = 4
     deflate: bool = True
 
@@ -150,9 +158,10 @@ class Stack:
             # machine of its own: recording and pushes come first.
             celery = ("-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "warning")
             self.spawn("worker", "chrt", "--idle", "0", sys.executable, *celery)
-            port = free_port()
-            self.spawn("gunicorn", *gunicorn(port, self.workers, self.threads), "--log-level", "warning")
-            self.http_urls.append(f"http://127.0.0.1:{port}")
+            for name in self.http_names():
+                port = free_port()
+                self.spawn(name, *gunicorn(port, self.workers, self.threads), "--log-level", "warning")
+                self.http_urls.append(f"http://127.0.0.1:{port}")
             for name in self.ws_names():
                 port = free_port()
                 self.spawn(name, *uvicorn(port, self.deflate), "--no-access-log", "--log-level", "warning")
@@ -160,7 +169,7 @@ class Stack:
             for url in self.http_urls + self.ws_urls:
                 self._wait(url)
             deadline = time.monotonic() + 30
-            while len(children(self.processes["gunicorn"].pid)) < self.workers and time.monotonic() < deadline:
+            while len(self.http_pids()) < self.http_servers * self.workers and time.monotonic() < deadline:
                 time.sleep(0.1)
             for slug in self.tokens:
                 post(self.http_urls[0], slug, "shoes", self.tokens[slug])
@@ -190,8 +199,11 @@ class Stack:
         raise RuntimeError(f"{url} did not start")
 
     def http_pids(self) -> list[int]:
-        """gunicorn's workers (its master only watches them)."""
-        return children(self.processes["gunicorn"].pid)
+        """gunicorn's workers (a master only watches them)."""
+        return [pid for name in self.http_names() for pid in children(self.processes[name].pid)]
+
+    def http_names(self) -> list[str]:
+        return [f"gunicorn-{k + 1}" for k in range(self.http_servers)]
 
     def ws_pids(self) -> list[int]:
         return [self.processes[name].pid for name in self.ws_names()]
@@ -483,12 +495,14 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=10, help="rounds per second across the tables")
     parser.add_argument("--dealers", type=int, default=20)
     parser.add_argument("--servers", type=int, default=2, help="uvicorn processes (websockets)")
-    parser.add_argument("--workers", type=int, default=2, help="gunicorn worker processes (HTTP)")
+    parser.add_argument("--http-servers", type=int, default=2, help="gunicorns (HTTP), each on its own port")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes of each gunicorn")
     parser.add_argument("--threads", type=int, default=4, help="threads of each gunicorn worker")
     parser.add_argument("--deflate", choices=["on", "off"], default="on", help="websockets' permessage-deflate")
     parser.add_argument("--pages", type=int, default=0, help="pages open during ingest (21: each table, the lobby)")
     args = parser.parse_args()
-    shape = {"servers": args.servers, "workers": args.workers, "threads": args.threads, "deflate": args.deflate == "on"}
+    shape = {"http_servers": args.http_servers, "workers": args.workers, "threads": args.threads}
+    shape |= {"servers": args.servers, "deflate": args.deflate == "on"}
     if args.what in ("all", "ingest"):
         for pages in (0, TABLES + 1) if args.what == "all" else (args.pages,):
             with Stack(**shape).running() as stack, watching(stack, pages):
