@@ -1,8 +1,17 @@
-"""Load on the scaled-out stack: real PostgreSQL, Redis, two uvicorn processes and a
-Celery worker on loopback, started here and stopped after.
+"""Load on the scaled-out stack, in the Procfile's shape: real PostgreSQL, Redis,
+gunicorn (threaded workers) for HTTP, uvicorn processes for the websockets and a Celery
+worker on loopback, started here and stopped after. Dealers post to gunicorn; pages
+connect to uvicorn.
+
+Each HTTP server is a gunicorn of its own, on its own port, and each dealer alternates
+between them, as between the websocket servers. The workers of one gunicorn share its
+socket, and a kept-alive connection stays with the worker that accepted it: of twenty
+dealers connecting at once, one worker took 15 to 18 here, and the other sat idle
+(``--http-servers 1 --workers 2`` shows that). Behind the README's proxy each request is
+a connection of its own, accepted by whichever worker is free first.
 
 - fan-out: N websocket clients split over 20 tables and the lobby, across both servers;
-  the tables' dealers post in turn at a steady rate overall, alternating servers. For
+  the tables' dealers post in turn at a steady rate overall. For
   each round and each client, the latency from the POST to the first push showing
   that state (or a later one); rounds a client never saw are lost.
 - ingest: 20 concurrent dealer clients posting rounds as fast as the server answers,
@@ -12,6 +21,7 @@ Celery worker on loopback, started here and stopped after.
     python -m benchmarks.load                      # both, with the issue's figures
     python -m benchmarks.load fanout --clients 1000 --seconds 60 --rate 10
     python -m benchmarks.load ingest --seconds 30 --dealers 20 --pages 21
+    python -m benchmarks.load ingest --http-servers 2 --workers 1 --threads 4 --servers 2 --deflate off
 """
 
 from __future__ import annotations
@@ -36,7 +46,7 @@ from pathlib import Path
 from typing import Any
 
 from tables.game.shoe import Shoe
-from tests.servers import WS, PostgresCluster, RedisServer, free_port
+from tests.servers import PostgresCluster, RedisServer, free_port, gunicorn, uvicorn
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = 20
@@ -76,16 +86,49 @@ def cpu_seconds(pid: int) -> float:
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
+class ServerCPU:
+    """The servers' CPU from now on: gunicorn's workers (HTTP) and uvicorn (websockets)."""
+
+    def __init__(self, stack: Stack) -> None:
+        self.http = {pid: cpu_seconds(pid) for pid in stack.http_pids()}
+        self.ws = {pid: cpu_seconds(pid) for pid in stack.ws_pids()}
+
+    def since(self, elapsed: float) -> dict[str, float]:
+        """Share of one core each group used over ``elapsed`` seconds since this was made."""
+        http = sum(cpu_seconds(pid) - before for pid, before in self.http.items()) / elapsed
+        ws = sum(cpu_seconds(pid) - before for pid, before in self.ws.items()) / elapsed
+        return {"all": http + ws, "http": http, "ws": ws}
+
+
+def children(pid: int) -> list[int]:
+    """The processes ``pid`` started (gunicorn's workers)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == pid:
+                found.append(int(entry.name))
+        except OSError:
+            pass  # ended meanwhile
+    return found
+
+
 @dataclass
 class Stack:
-    """PostgreSQL, Redis, two ASGI servers and a Celery worker, with TABLES tables."""
+    """PostgreSQL, Redis, ``http_servers`` gunicorns with ``workers`` processes of
+    ``threads`` threads each for HTTP, ``servers`` uvicorn processes for the websockets
+    and a Celery worker, with TABLES tables."""
 
     root: Path = field(default_factory=lambda: Path(tempfile.mkdtemp(prefix="bench-load-")))
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
-    urls: list[str] = field(default_factory=list)
+    http_urls: list[str] = field(default_factory=list)  # where dealers post (gunicorn)
+    ws_urls: list[str] = field(default_factory=list)  # where pages connect (uvicorn)
     tokens: dict[str, str] = field(default_factory=dict)
     extra: dict[str, str] = field(default_factory=dict)
     servers: int = 2
+    http_servers: int = 2
+    workers: int = 1
+    threads: int = 4
+    deflate: bool = True
 
     def env(self) -> dict[str, str]:
         return {**os.environ, **self.extra, "DATA_DIR": str(self.root), "LOG_LEVEL": "WARNING"}
@@ -115,15 +158,21 @@ class Stack:
             # machine of its own: recording and pushes come first.
             celery = ("-m", "celery", "-A", "config", "worker", "--pool", "solo", "-l", "warning")
             self.spawn("worker", "chrt", "--idle", "0", sys.executable, *celery)
-            for name in self.server_names():
+            for name in self.http_names():
                 port = free_port()
-                self.spawn(name, sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), *WS,
-                           "--no-access-log", "--log-level", "warning")  # fmt: skip
-                self.urls.append(f"http://127.0.0.1:{port}")
-            for url in self.urls:
+                self.spawn(name, *gunicorn(port, self.workers, self.threads), "--log-level", "warning")
+                self.http_urls.append(f"http://127.0.0.1:{port}")
+            for name in self.ws_names():
+                port = free_port()
+                self.spawn(name, *uvicorn(port, self.deflate), "--no-access-log", "--log-level", "warning")
+                self.ws_urls.append(f"http://127.0.0.1:{port}")
+            for url in self.http_urls + self.ws_urls:
                 self._wait(url)
+            deadline = time.monotonic() + 30
+            while len(self.http_pids()) < self.http_servers * self.workers and time.monotonic() < deadline:
+                time.sleep(0.1)
             for slug in self.tokens:
-                post(self.urls[0], slug, "shoes", self.tokens[slug])
+                post(self.http_urls[0], slug, "shoes", self.tokens[slug])
             yield self
             finished = True
         finally:
@@ -149,11 +198,18 @@ class Stack:
                 time.sleep(0.2)
         raise RuntimeError(f"{url} did not start")
 
-    def server_pids(self) -> list[int]:
-        return [self.processes[name].pid for name in self.server_names()]
+    def http_pids(self) -> list[int]:
+        """gunicorn's workers (a master only watches them)."""
+        return [pid for name in self.http_names() for pid in children(self.processes[name].pid)]
 
-    def server_names(self) -> list[str]:
-        return [f"asgi-{k + 1}" for k in range(self.servers)]
+    def http_names(self) -> list[str]:
+        return [f"gunicorn-{k + 1}" for k in range(self.http_servers)]
+
+    def ws_pids(self) -> list[int]:
+        return [self.processes[name].pid for name in self.ws_names()]
+
+    def ws_names(self) -> list[str]:
+        return [f"uvicorn-{k + 1}" for k in range(self.servers)]
 
 
 _connections = threading.local()
@@ -250,11 +306,11 @@ def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str,
     processes, per = 2, -(-clients // 2)
     ready = [context.Event() for _ in range(processes)]
     stop, results = context.Event(), context.Queue()
-    before = {pid: rss_kib(pid) for pid in stack.server_pids()}
+    before = {pid: rss_kib(pid) for pid in stack.ws_pids()}
     workers = [
         context.Process(
             target=client_main,
-            args=(stack.urls, k * per, min(per, clients - k * per), clients, ready[k], results, stop),
+            args=(stack.ws_urls, k * per, min(per, clients - k * per), clients, ready[k], results, stop),
         )
         for k in range(processes)
     ]
@@ -266,7 +322,7 @@ def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str,
     print(f"  {clients} clients connected and showing the tables; posting for {seconds:.0f} s", flush=True)
     time.sleep(2)
     memory = sum(rss_kib(pid) - before[pid] for pid in before) / clients
-    cpu_before = {pid: cpu_seconds(pid) for pid in stack.server_pids()}
+    server_cpu = ServerCPU(stack)
     clients_cpu_before = sum(cpu_seconds(w.pid) for w in workers if w.pid)
     posted: list[tuple[str, tuple[int, int], float]] = []  # slug, (shoe, round), time posted
     started = time.monotonic()
@@ -277,7 +333,7 @@ def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str,
         for turn in range(k, int(seconds * rate), TABLES):
             time.sleep(max(0.0, turn / rate - (time.monotonic() - started)))
             at = time.time()
-            answer = dealer.round(stack.urls[turn % 2])
+            answer = dealer.round(stack.http_urls[turn % len(stack.http_urls)])
             posted.append((dealer.slug, (answer["shoe"], answer["number"]), at))
 
     threads = [threading.Thread(target=deal, args=(k, Dealer(stack, s))) for k, s in enumerate(stack.tokens)]
@@ -286,7 +342,7 @@ def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str,
     for thread in threads:
         thread.join()
     elapsed = time.monotonic() - started
-    cpu = sum(cpu_seconds(pid) - cpu_before[pid] for pid in cpu_before) / elapsed
+    cpu = server_cpu.since(elapsed)
     clients_cpu = (sum(cpu_seconds(w.pid) for w in workers if w.pid) - clients_cpu_before) / elapsed
     stop.set()
     arrivals = [a for _ in workers for a in results.get(timeout=120)]
@@ -294,7 +350,7 @@ def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str,
         worker.join(timeout=30)
     return _latencies(posted, arrivals, clients) | {
         "server memory per connection, KiB": memory,
-        "server CPU (all ASGI processes), % of one core": 100 * cpu,
+        **cpu_figures(cpu),
         "client CPU (both client processes), % of one core": 100 * clients_cpu,
         "rounds posted": len(posted),
         "rounds per second": len(posted) / elapsed,
@@ -346,7 +402,7 @@ def watching(stack: Stack, pages: int) -> Iterator[None]:
         return
     context = mp.get_context("spawn")
     ready, stop, results = context.Event(), context.Event(), context.Queue()
-    process = context.Process(target=client_main, args=(stack.urls, 0, pages, pages, ready, results, stop))
+    process = context.Process(target=client_main, args=(stack.ws_urls, 0, pages, pages, ready, results, stop))
     process.start()
     if not ready.wait(timeout=120):
         raise RuntimeError("pages did not connect")
@@ -376,7 +432,7 @@ def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
     errors: list[str] = []
     lock = threading.Lock()
     deadline = time.monotonic() + seconds
-    cpu_before = {pid: cpu_seconds(pid) for pid in stack.server_pids()}
+    server_cpu = ServerCPU(stack)
     dealers_cpu_before = cpu_seconds(os.getpid())
 
     def deal(k: int) -> None:
@@ -384,7 +440,7 @@ def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
         while time.monotonic() < deadline:
             start = time.perf_counter()
             try:
-                dealer.round(stack.urls[n % len(stack.urls)])
+                dealer.round(stack.http_urls[n % len(stack.http_urls)])
             except Exception as error:
                 errors.append(str(error))
                 continue
@@ -400,7 +456,7 @@ def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
     for thread in threads:
         thread.join()
     elapsed = time.monotonic() - started
-    cpu = sum(cpu_seconds(pid) - cpu_before[pid] for pid in cpu_before) / elapsed
+    cpu = server_cpu.since(elapsed)
     dealers_cpu = (cpu_seconds(os.getpid()) - dealers_cpu_before) / elapsed
     for error in sorted(set(errors))[:5]:
         print("  error:", error[:300], flush=True)
@@ -410,10 +466,18 @@ def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
         "latency p50, ms": percentile(latencies, 0.5),
         "latency p99, ms": percentile(latencies, 0.99),
         "errors": len(errors),
-        "server CPU (all ASGI processes), % of one core": 100 * cpu,
-        "server CPU per round, ms": 1000 * cpu * elapsed / max(1, len(latencies)),
+        **cpu_figures(cpu),
+        "server CPU per round, ms": 1000 * cpu["all"] * elapsed / max(1, len(latencies)),
         "dealer clients' CPU (this process), % of one core": 100 * dealers_cpu,
         "machine pace before the run (lower: faster), ms": pace,
+    }
+
+
+def cpu_figures(cpu: dict[str, float]) -> dict[str, float]:
+    return {
+        "server CPU (all server processes), % of one core": 100 * cpu["all"],
+        "  of which HTTP (gunicorn workers)": 100 * cpu["http"],
+        "  of which websockets (uvicorn)": 100 * cpu["ws"],
     }
 
 
@@ -430,17 +494,23 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--rate", type=float, default=10, help="rounds per second across the tables")
     parser.add_argument("--dealers", type=int, default=20)
-    parser.add_argument("--servers", type=int, default=2, help="ASGI processes")
+    parser.add_argument("--servers", type=int, default=2, help="uvicorn processes (websockets)")
+    parser.add_argument("--http-servers", type=int, default=2, help="gunicorns (HTTP), each on its own port")
+    parser.add_argument("--workers", type=int, default=1, help="worker processes of each gunicorn")
+    parser.add_argument("--threads", type=int, default=4, help="threads of each gunicorn worker")
+    parser.add_argument("--deflate", choices=["on", "off"], default="on", help="websockets' permessage-deflate")
     parser.add_argument("--pages", type=int, default=0, help="pages open during ingest (21: each table, the lobby)")
     args = parser.parse_args()
+    shape = {"http_servers": args.http_servers, "workers": args.workers, "threads": args.threads}
+    shape |= {"servers": args.servers, "deflate": args.deflate == "on"}
     if args.what in ("all", "ingest"):
         for pages in (0, TABLES + 1) if args.what == "all" else (args.pages,):
-            with Stack(servers=args.servers).running() as stack, watching(stack, pages):
+            with Stack(**shape).running() as stack, watching(stack, pages):
                 title = f"Ingest: {args.dealers} dealers, {args.seconds:.0f} s, {pages} pages open"
                 report(title, ingest(stack, args.seconds, args.dealers))
     if args.what in ("all", "fanout"):
         for clients in args.clients:
-            with Stack(servers=args.servers).running() as stack:
+            with Stack(**shape).running() as stack:
                 title = f"Fan-out: {clients} clients, {args.rate:g} rounds/s, {args.seconds:.0f} s"
                 report(title, fanout(stack, clients, args.seconds, args.rate))
 

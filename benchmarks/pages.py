@@ -87,7 +87,7 @@ def main() -> dict[str, float]:
     with mock.patch("tables.live.odds_changed"):
         for round_pk in Round.objects.filter(shoe__table=table).values_list("pk", flat=True):
             services.round_odds_compute(round_pk=round_pk)
-    freeze_startup_heap()  # as config.asgi does once the server has loaded
+    freeze_startup_heap()  # as a server does once it has loaded (config/heap.py)
     path = f"/tables/{table.slug}/"
     assert client.get("/").status_code == 200 and client.get(path).status_code == 200
     rounds = table.shoes.get(state="open").rounds.count()

@@ -1,7 +1,9 @@
-"""ASGI entry point: Django for HTTP, Channels for websockets.
+"""ASGI entry point: Channels for websockets, Django's stock handler for HTTP.
 
-With ``SIMULATE_INTERVAL`` set, demo tables deal inside this process (started by the
-ASGI lifespan), so pushes on the in-memory channel layer reach this server's pages.
+In production uvicorn serves only the websockets from here (the proxy sends ``/ws/``
+here, everything else to gunicorn and ``config.wsgi``); ``manage.py demo`` serves both,
+with its demo tables dealing inside the process (started by the ASGI lifespan), so
+pushes on the in-memory channel layer reach this server's pages.
 """
 
 import functools
@@ -10,20 +12,20 @@ import os
 from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-django_asgi_app = get_asgi_application()  # sets Django up before anything touches models
+django_asgi_app = get_asgi_application()  # sets Django up before anything below touches models
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
-from config.heap import freeze_startup_heap  # noqa: E402
+from config.heap import FreezeHeapAtStartup  # noqa: E402
 from tables.live.lifespan import ServerLifespan  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 from tables.simulator import deal_forever  # noqa: E402
 
 
-def build_application(*, simulate_interval: float) -> ServerLifespan:
+def build_application(*, simulate_interval: float) -> FreezeHeapAtStartup:
     """The server's application; demo tables deal every ``simulate_interval`` seconds in
     this process when it is positive (with a broker, Celery beat deals them instead)."""
     routes = ProtocolTypeRouter(
@@ -34,7 +36,7 @@ def build_application(*, simulate_interval: float) -> ServerLifespan:
     )
     deal = simulate_interval > 0 and not settings.CELERY_BROKER_URL
     background = [functools.partial(deal_forever, simulate_interval)] if deal else []
-    return ServerLifespan(routes, background=background, on_startup=freeze_startup_heap)
+    return FreezeHeapAtStartup(ServerLifespan(routes, background=background))
 
 
 application = build_application(simulate_interval=settings.SIMULATE_INTERVAL)

@@ -1,6 +1,6 @@
 """The Celery app: background work on a Redis broker when ``REDIS_URL`` is set.
 
-With no broker (the embedded default) :mod:`tables.jobs` runs the same tasks on a
+With no broker (the embedded default) :mod:`tables.live.jobs` runs the same tasks on a
 worker thread inside the server process instead.
 """
 

@@ -1,12 +1,14 @@
 """Settings from the environment, with a safe embedded default.
 
 Nothing set: SQLite in ``var/``, the in-memory channel layer, DEBUG off, loopback
-hosts only. ``DATABASE_URL`` selects PostgreSQL; ``REDIS_URL`` selects channels-redis.
+hosts only. ``DATABASE_URL`` selects the database (PostgreSQL in production);
+``REDIS_URL`` selects channels-redis, the Redis cache and the Celery broker.
 """
 
 import os
 import secrets
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 
@@ -44,7 +46,6 @@ ALLOWED_HOSTS = env("ALLOWED_HOSTS", "127.0.0.1,localhost,[::1]").split(",")
 CSRF_TRUSTED_ORIGINS = [o for o in env("CSRF_TRUSTED_ORIGINS").split(",") if o]
 
 INSTALLED_APPS = [
-    "daphne",
     "django.contrib.admin",
     "django.contrib.auth",
     "django.contrib.contenttypes",
@@ -71,7 +72,8 @@ MIDDLEWARE = [
 ]
 
 ROOT_URLCONF = "config.urls"
-ASGI_APPLICATION = "config.asgi.application"
+WSGI_APPLICATION = "config.wsgi.application"  # HTTP in production (gunicorn)
+ASGI_APPLICATION = "config.asgi.application"  # websockets (uvicorn), and everything in the demo
 
 TEMPLATES = [
     {
@@ -88,35 +90,47 @@ TEMPLATES = [
     },
 ]
 
-if env("DATABASE_URL"):
-    # A pool per process (psycopg_pool), not persistent connections: under ASGI each
-    # request runs on a thread of its own, and per-thread connections would pile up
-    # past PostgreSQL's max_connections. DB_POOL_MAX_SIZE=0 turns pooling off.
-    # Health checks: after a database restart, pooled connections are dead. Each is
-    # checked before reuse; the pool's after a pause in its use (config/postgresql/).
-    DATABASES = {"default": dj_database_url.parse(env("DATABASE_URL"), conn_max_age=0, conn_health_checks=True)}
-    pool_size = int(env("DB_POOL_MAX_SIZE", "20"))
-    if pool_size:
-        # A request waits at most 3 s for a connection: with the database down, the
-        # dealer hears 503 quickly instead of timing out.
-        DATABASES["default"]["ENGINE"] = "config.postgresql"
-        DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": 3}
-else:
-    DATABASES = {
-        "default": {
+# SQLite: writers take the lock at BEGIN, so concurrent posts queue instead of failing
+# with "database is locked" half way through a transaction.
+SQLITE_OPTIONS = {
+    "transaction_mode": "IMMEDIATE",
+    "timeout": 20,
+    "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+}
+
+
+def _database(url: str) -> dict[str, Any]:
+    """The default database: SQLite in DATA_DIR, or whatever ``url`` names (any URL
+    dj-database-url reads). A file test database for SQLite, so threads and a live
+    server share it."""
+    if not url:
+        return {
             "ENGINE": "django.db.backends.sqlite3",
             "NAME": DATA_DIR / "db.sqlite3",
-            # A file test database, so threads and a live server share it.
             "TEST": {"NAME": str(DATA_DIR / "test-db.sqlite3")},
-            "OPTIONS": {
-                # Writers take the lock at BEGIN, so concurrent posts queue instead of
-                # failing with "database is locked" half way through a transaction.
-                "transaction_mode": "IMMEDIATE",
-                "timeout": 20,
-                "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
-            },
+            "OPTIONS": dict(SQLITE_OPTIONS),
         }
-    }
+    # Health checks: after a database restart, kept connections are dead; each is
+    # checked before it serves a request.
+    database: dict[str, Any] = dict(dj_database_url.parse(url, conn_max_age=0, conn_health_checks=True))
+    if database["ENGINE"] == "django.db.backends.sqlite3":
+        database["OPTIONS"] = dict(SQLITE_OPTIONS)
+        database["TEST"] = {"NAME": str(DATA_DIR / "test-db.sqlite3")}
+    # PostgreSQL: Django's pool (psycopg_pool), one per process, in the WSGI and the ASGI
+    # server alike. Under ASGI each request runs on a thread of its own, and a kept
+    # per-thread connection would serve no later request (Django's docs: no CONN_MAX_AGE
+    # under ASGI). Under gunicorn's threads kept connections would do, but the pool
+    # costs only about 25 µs of CPU a request more here: not worth a second
+    # configuration. A request waits at most 3 s for a connection: with the database
+    # down, the dealer hears 503 quickly instead of timing out. DB_POOL_MAX_SIZE=0: no
+    # pool, a connection per request.
+    pool_size = int(env("DB_POOL_MAX_SIZE", "20"))
+    if database["ENGINE"] == "django.db.backends.postgresql" and pool_size:
+        database.setdefault("OPTIONS", {})["pool"] = {"min_size": 1, "max_size": pool_size, "timeout": 3}
+    return database
+
+
+DATABASES = {"default": _database(env("DATABASE_URL"))}
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 REDIS_URL = env("REDIS_URL")
@@ -127,12 +141,9 @@ if REDIS_URL:
     CHANNEL_LAYERS = {
         "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
     }
-    CACHES = {
-        "default": {
-            "BACKEND": "config.redis_cache.RedisCache",
-            "LOCATION": REDIS_URL,
-        }
-    }
+    # django-redis keeps its client, and one connection pool per process: Django's own
+    # RedisCache builds a redis.Redis for every call (about 100 µs of CPU a call here).
+    CACHES = {"default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": REDIS_URL}}
 else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
@@ -148,7 +159,7 @@ if env_bool("HTTPS"):
     CSRF_TRUSTED_ORIGINS += [f"https://{host}" for host in ALLOWED_HOSTS if not host.startswith("[")]
 
 # Background tasks (tables/tasks.py): Celery on Redis when REDIS_URL is set; otherwise
-# a worker thread in this process (tables/jobs.py), or inline when TASKS_INLINE is on
+# a worker thread in this process (tables/live/jobs.py), or inline when TASKS_INLINE is on
 # (the tests: each task runs right after its transaction commits).
 CELERY_BROKER_URL = REDIS_URL or None
 CELERY_TASK_IGNORE_RESULT = True
@@ -198,11 +209,6 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST")
-
-# Requests running Django code at once in one ASGI process; the others wait their turn
-# on its event loop. A handful keep the database busy; more only contend for the
-# interpreter lock, and every request waits longer (config/http.py).
-HTTP_THREADS = int(env("HTTP_THREADS", "4"))
 
 # Seconds between two live pushes of one table from one process: a burst of changes
 # waits out the interval and goes as one push of the latest state (0 = every change).

@@ -26,7 +26,9 @@ class PlotlyFinder(BaseFinder):
     def check(self, **kwargs: Any) -> list[Any]:
         return []
 
-    def find(self, path: str, find_all: bool = False, **kwargs: Any) -> str | list[str]:
+    # Django's own finders answer [] for "not here" (the stubs say None), and take the
+    # deprecated ``all`` keyword as well as ``find_all``: this matches what Django calls.
+    def find(self, path: str, find_all: bool = False, **kwargs: Any) -> str | list[str]:  # type: ignore[override]
         match = str(PACKAGE_DATA / self.name) if path == f"{self.prefix}/{self.name}" else None
         if find_all or kwargs.get("all"):
             return [match] if match else []

@@ -9,14 +9,27 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import tempfile
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
 
-# How the Procfile serves websockets (one deflate per message, not per connection).
-WS = ("--ws", "config.websocket:SharedDeflateProtocol")
+# How the Procfile serves websockets: uvicorn's stock protocol.
+WS = ("--ws", "websockets-sansio")
+
+
+def gunicorn(port: int, workers: int = 1, threads: int = 4) -> list[str]:
+    """The Procfile's ``web`` process (HTTP: gunicorn, threaded workers) on ``port``."""
+    options = f"--bind 127.0.0.1:{port} --workers {workers} --threads {threads}"
+    return [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "python:config.gunicorn", *options.split()]
+
+
+def uvicorn(port: int, deflate: bool = True) -> list[str]:
+    """The Procfile's ``ws`` process (websockets: uvicorn, its stock protocol) on ``port``."""
+    options = f"--port {port} --ws-per-message-deflate {str(deflate).lower()}"
+    return [sys.executable, "-m", "uvicorn", "config.asgi:application", *WS, *options.split()]
 
 
 def free_port() -> int:

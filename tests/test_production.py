@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import re
 import secrets
 import subprocess
 import sys
@@ -33,9 +34,27 @@ def test_check_deploy_is_clean_with_the_production_environment(tmp_path: Path) -
     assert "no issues" in done.stdout
 
 
-def test_the_procfile_runs_web_worker_and_beat() -> None:
-    processes = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if ": " in line)
-    assert processes["web"].startswith("uvicorn config.asgi:application") and "--workers" in processes["web"]
-    assert " ".join(servers.WS) in processes["web"]  # one deflate per pushed message, as the tests serve
+def procfile() -> dict[str, str]:
+    return dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if ": " in line)
+
+
+def test_the_procfile_serves_http_from_gunicorn_and_websockets_from_uvicorn_beside_worker_and_beat() -> None:
+    processes = procfile()
+    web, ws = processes["web"].split(), processes["ws"].split()
+    assert web[:4] == ["gunicorn", "config.wsgi", "-c", "python:config.gunicorn"]  # gthread, config/gunicorn.py
+    assert "--workers" in web and "--threads" in web
+    assert ws[:2] == ["uvicorn", "config.asgi:application"] and "--workers" in ws
+    assert " ".join(servers.WS) in processes["ws"]  # uvicorn's stock protocol, as the tests serve
+    assert "--ws-per-message-deflate" in ws
     assert processes["worker"].startswith("celery -A config worker")
     assert processes["beat"].startswith("celery -A config beat")
+
+
+def test_the_readme_proxy_sends_ws_to_the_ws_process_and_the_rest_to_web() -> None:
+    readme = (ROOT / "README.md").read_text()
+    nginx = readme[readme.index("```nginx") : readme.index("```", readme.index("```nginx") + 3)]
+    routes = dict(re.findall(r"location (\S+) \{\s*proxy_pass http://127\.0\.0\.1:(\d+);", nginx))
+    web_port = re.search(r"--bind 127\.0\.0\.1:\$\{PORT:-(\d+)\}", procfile()["web"])
+    ws_port = re.search(r"--port \$\{WS_PORT:-(\d+)\}", procfile()["ws"])
+    assert web_port and ws_port
+    assert routes == {"/ws/": ws_port.group(1), "/": web_port.group(1)}

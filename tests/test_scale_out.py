@@ -1,6 +1,7 @@
-"""The scaled-out deployment, with real processes: two ASGI servers and a Celery worker
-on one PostgreSQL database and one Redis. A page connected to server A sees a round
-posted to server B, and the odds that the worker computes for it."""
+"""The scaled-out deployment, with real processes in the Procfile's shape: uvicorn for
+websockets (server A), gunicorn for HTTP (server B) and a Celery worker, on one
+PostgreSQL database and one Redis. A page connected to server A sees a round posted to
+server B, and the odds that the worker computes for it."""
 
 from __future__ import annotations
 
@@ -75,9 +76,8 @@ class Stack:
             process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         self.processes.append(process)
 
-    def asgi(self, name: str) -> str:
-        port = servers.free_port()
-        self.spawn(name, sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(port), *servers.WS)
+    def server(self, name: str, command: list[str], port: int) -> str:
+        self.spawn(name, *command)
         url = f"http://127.0.0.1:{port}"
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
@@ -113,7 +113,12 @@ def stack(real_servers, tmp_path_factory: pytest.TempPathFactory) -> Iterator[di
     token = running.manage("table_create", "--slug", "baccarat-1", "--name", "Baccarat 1")
     running.spawn("worker", *WORKER)
     try:
-        yield {"a": running.asgi("asgi-a"), "b": running.asgi("asgi-b"), "token": token, "processes": running}
+        a, b = servers.free_port(), servers.free_port()
+        urls = {
+            "a": running.server("uvicorn-a", servers.uvicorn(a), a),
+            "b": running.server("gunicorn-b", servers.gunicorn(b), b),
+        }
+        yield urls | {"token": token, "processes": running}
     finally:
         running.stop()
 

@@ -37,16 +37,10 @@ async def renew_presence() -> None:
 class ServerLifespan:
     """ASGI middleware for the life of the server: hands its event loop to the push
     scheduler, renews its pages' presence and runs each of ``background`` (coroutine
-    functions, cancelled at shutdown). ``on_startup`` runs once the server is ready."""
+    functions, cancelled at shutdown)."""
 
-    def __init__(
-        self,
-        app: Callable[..., Awaitable[None]],
-        *,
-        background: Sequence[Background] = (),
-        on_startup: Callable[[], None] | None = None,
-    ) -> None:
-        self.app, self.background, self.on_startup = app, background, on_startup
+    def __init__(self, app: Callable[..., Awaitable[None]], *, background: Sequence[Background] = ()) -> None:
+        self.app, self.background = app, background
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "lifespan":
@@ -58,8 +52,6 @@ class ServerLifespan:
             if message["type"] == "lifespan.startup":
                 scheduler().serve_on(asyncio.get_running_loop())
                 tasks = [asyncio.create_task(work()) for work in (renew_presence, *self.background)]
-                if self.on_startup is not None:
-                    self.on_startup()
                 await send({"type": "lifespan.startup.complete"})
             elif message["type"] == "lifespan.shutdown":
                 for task in tasks:

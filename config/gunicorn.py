@@ -1,0 +1,27 @@
+"""gunicorn's settings for the production HTTP process (the Procfile's ``web``):
+
+    gunicorn config.wsgi -c python:config.gunicorn --bind 127.0.0.1:8000
+
+Threads (``gthread``): a request waiting on the database or Redis leaves the CPU to
+another. A few threads a process are enough; more only contend for Python's
+interpreter lock, and each request waits longer. Workers: ``WEB_CONCURRENCY``, as
+gunicorn reads it. The command line overrides all of these.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+worker_class = "gthread"
+threads = int(os.environ.get("WEB_THREADS", "4"))
+# gunicorn's runtime control socket sits in one place per user ($HOME/.gunicorn): two
+# gunicorns on one machine (tests, benchmarks) would take each other's. Unused here.
+control_socket_disable = True
+
+
+def post_worker_init(worker: Any) -> None:
+    """A worker has loaded the application: freeze what it loaded (config/heap.py)."""
+    from config.heap import freeze_startup_heap
+
+    freeze_startup_heap()
