@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from config.heap import freeze_startup_heap
+
 worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS", "4"))
 # gunicorn's runtime control socket sits in one place per user ($HOME/.gunicorn): two
@@ -22,6 +24,4 @@ control_socket_disable = True
 
 def post_worker_init(worker: Any) -> None:
     """A worker has loaded the application: freeze what it loaded (config/heap.py)."""
-    from config.heap import freeze_startup_heap
-
     freeze_startup_heap()
