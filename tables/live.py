@@ -27,6 +27,7 @@ log = logging.getLogger(__name__)
 LOBBY_GROUP = "lobby"
 PUSH = "fragments.push"  # the consumers' handler: fragments_push
 SEND_SECONDS = 10  # a send that takes longer is dropped (pages resync)
+PUSHED_SECONDS = 3600  # the state a table's pages were last pushed, for the next push's delta
 
 
 def table_group(slug: str) -> str:
@@ -127,7 +128,14 @@ def publish_table(table_id: int, coalesce: bool = False, watched: dict[str, bool
                 return
         send = _sender(layer)
         if watched[group]:
-            send(group, {"type": PUSH, "html": fragments.table_live_html(table, shoe, version)})
+            # The pages that show the state pushed last get only what changed since; with
+            # the cache down, every push is the whole live part.
+            pushed, since = f"pushed-version:{table_id}", None
+            with contextlib.suppress(Exception):
+                since = cache.get(pushed)
+            send(group, {"type": PUSH, "html": fragments.table_push_html(table, shoe, version, since=since)})
+            with contextlib.suppress(Exception):
+                cache.set(pushed, version, timeout=PUSHED_SECONDS)
         if watched[LOBBY_GROUP]:
             send(LOBBY_GROUP, {"type": PUSH, "html": fragments.lobby_card_html(table)})
     except Exception:

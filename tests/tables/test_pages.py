@@ -10,6 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from tables import consumers, fragments, selectors, services, tasks
 from tables.models import Table
+from tests.road_marks import marks
 
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
@@ -22,8 +23,8 @@ def test_the_lobby_lists_tables_with_their_latest_rounds(client: Client, baccara
     services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
     page = client.get("/").content.decode()
     assert "Baccarat 1" in page and "Baccarat 2" in page
-    assert page.count('class="bead win-P"') == 2  # the compact Bead Plate
-    assert page.count('class="ring win-P"') == 2  # and Big Road
+    assert len(marks(page, "bead-P")) == 2  # the compact Bead Plate
+    assert len(marks(page, "ring-P")) == 2  # and Big Road
     assert '<span class="c-B">0</span> · <span class="c-P">2</span> · <span class="c-T">0</span>' in page
     assert "Anna" in page
 
