@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from .engine import Roads
-from .entries import ROWS, Winner
+from .entries import ROWS, Color, Winner
 
 CELL = 20  # SVG units per grid cell
 ROAD_TITLES = {
@@ -31,14 +32,19 @@ ROAD_TITLES = {
     "cockroach_road": "Cockroach Road",
 }
 ICONS = {"big_eye_road": "eye", "small_road": "dot", "cockroach_road": "slash"}
+# Each mark's kind by its winner or colour, looked up rather than read off the enum's
+# value: a property, and most of the time a road took to build.
+BEADS = {w: f"bead-{w.value}" for w in Winner}
+RINGS = {w: f"ring-{w.value}" for w in (Winner.BANKER, Winner.PLAYER)}
+DERIVED_MARKS = {name: {c: f"{icon}-{c.value}" for c in Color} for name, icon in ICONS.items()}
 # Paint order: a cell's tie stripe over its ring, its pair dots over both.
 LAYERS = ("bead-B", "bead-P", "bead-T", "ring-B", "ring-P", "eye-red", "eye-blue", "dot-red", "dot-blue",
           "slash-red", "slash-blue", "tie", "pair-B", "pair-P")  # fmt: skip
 
 
-@dataclass(frozen=True, slots=True)
-class Mark:
-    """One mark in a cell: a marker's ``kind``, or a Big Road tie count (``count``)."""
+class Mark(NamedTuple):
+    """One mark in a cell: a marker's ``kind``, or a Big Road tie count (``count``). A
+    tuple: a lobby builds a few thousand of them for every render of its cards."""
 
     col: int
     row: int
@@ -112,7 +118,7 @@ def bead_plate(roads: Roads, *, columns: int = 14) -> Board:
     marks = []
     for cell in roads.bead_plate:
         r = cell.round
-        marks.append(Mark(cell.col, cell.row, f"bead-{r.winner.value}"))
+        marks.append(Mark(cell.col, cell.row, BEADS[r.winner]))
         if r.banker_pair:
             marks.append(Mark(cell.col, cell.row, "pair-B"))
         if r.player_pair:
@@ -125,35 +131,42 @@ def big_road(roads: Roads, *, columns: int = 30) -> Board:
     """Each entry as its ring with its pair dots, and its ties as they come: the stripe,
     then the count from the second on; in the order of the rounds that made them, so a
     round adds marks after those drawn before."""
-    marks = []
+    marks: list[Mark] = []
     for cell in roads.big_road_cells:
         entry, col, row = cell.entry, cell.col, cell.row
-        made: list[tuple[int, list[Mark]]] = []  # (round index, its marks)
-        if entry.winner is not None and entry.index is not None:
-            ring = [Mark(col, row, f"ring-{entry.winner.value}")]
-            ring += [Mark(col, row, "pair-B")] if entry.banker_pair else []
-            ring += [Mark(col, row, "pair-P")] if entry.player_pair else []
-            made.append((entry.index, ring))
-        if entry.ties:
-            made.append((entry.tie_indices[0], [Mark(col, row, "tie")]))
-        if entry.ties > 1:
-            made.append((entry.tie_indices[1], [Mark(col, row, "count", entry.ties)]))
-        for _, drawn in sorted(made, key=lambda item: item[0]):
-            marks += drawn
+        ring = []
+        if entry.winner is not None:
+            ring.append(Mark(col, row, RINGS[entry.winner]))
+            if entry.banker_pair:
+                ring.append(Mark(col, row, "pair-B"))
+            if entry.player_pair:
+                ring.append(Mark(col, row, "pair-P"))
+        ties = entry.tie_indices
+        if not ties:
+            marks += ring
+            continue
+        stripe = [Mark(col, row, "tie")]
+        count = [Mark(col, row, "count", len(ties))] if len(ties) > 1 else []
+        if entry.index is None or entry.index > ties[-1]:  # the ties came first (they open the shoe)
+            marks += stripe + count + ring
+        elif entry.index > ties[0]:  # a winner joins the shoe's opening tie, and more ties follow
+            marks += stripe + ring + count
+        else:
+            marks += ring + stripe + count
     max_col = max((c.col for c in roads.big_road_cells), default=0)
     return Board("big_road", columns, _window(max_col, columns), tuple(marks))
 
 
 def derived_road(roads: Roads, name: str, *, columns: int = 30) -> Board:
     """A derived road, with the marks a next Banker or Player would add."""
-    road, icon = roads.derived[name], ICONS[name]
-    marks = tuple(Mark(c.col, c.row, f"{icon}-{c.color.value}") for c in road.cells)
+    road, kinds = roads.derived[name], DERIVED_MARKS[name]
+    marks = tuple(Mark(c.col, c.row, kinds[c.color]) for c in road.cells)
     asks = []
     for winner in (Winner.BANKER, Winner.PLAYER):
         color = roads.ask(winner)[name]
         if color is not None:
             cell = road.peek(color)
-            asks.append((winner.value, Mark(cell.col, cell.row, f"{icon}-{color.value}")))
+            asks.append((winner.value, Mark(cell.col, cell.row, kinds[color])))
     max_col = max([c.col for c in road.cells] + [0])
     return Board(name, columns, _window(max_col, columns), marks, tuple(asks))
 

@@ -19,6 +19,7 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
 from roads import svg
+from roads.entries import RoadRound
 from roads.selectors import ShoeRoads, roads_of
 
 from . import charts, odds, selectors
@@ -145,9 +146,14 @@ class RoadChange:
 def _delta_context(table: Table, shoe: Shoe | None, version: str, since: str, base: int) -> dict[str, Any]:
     rounds = _rounds_newest_first(shoe, tuple(f for f in SHOE_ROUND_FIELDS if f != "odds"))  # a delta shows no odds
     new_rows = list(selectors.shoe_rounds(shoe=shoe).filter(number__gt=base).reverse()) if shoe else []
-    road_data = roads_of(rounds[::-1])
-    road_before = roads_of([r for r in reversed(rounds) if r.number <= base])
-    boards, before = _boards(road_data), _boards(road_before)
+    # The roads as the page shows them, then the same roads a few rounds on.
+    road_data = roads_of([r for r in reversed(rounds) if r.number <= base])
+    before, good_roads_before = _boards(road_data), road_data.roads.good_roads()
+    for r in reversed(rounds):
+        if r.number > base and not r.voided:
+            road_data.roads.append(RoadRound(Winner(r.winner), r.banker_pair, r.player_pair, len(road_data.rounds)))
+            road_data.rounds.append(r)
+    boards = _boards(road_data)
     changes = []
     for name, board in boards.items():
         added = svg.appended(before[name], board)
@@ -171,7 +177,7 @@ def _delta_context(table: Table, shoe: Shoe | None, version: str, since: str, ba
         "rounds_total": len(rounds),
         "road_changes": changes,
         "good_roads": good_roads,
-        "good_roads_changed": good_roads != road_before.roads.good_roads(),
+        "good_roads_changed": good_roads != good_roads_before,
         **_stats_context(road_data),
         "odds": {"pending": _odds_pending(version)},
         "limits": selectors.table_limits(table),

@@ -63,7 +63,7 @@
     // An outerHTML swap hands over a fragment holding the element; the others, the element.
     var pushed = d.fragment.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? d.fragment.firstElementChild : d.fragment;
     if (!pushed || !pushed.dataset || !pushed.dataset.version) return;
-    var version = pushed.dataset.version, since = pushed.dataset.since;
+    var version = pushed.dataset.version, since = pushed.dataset.since, target = d.target.dataset && d.target.dataset.version;
     var info = document.getElementById("game-info"), page = info && info.dataset.version;
     if (since) {
       if (!page || compare(page, version, 3) >= 0) return e.preventDefault(); // shown already
@@ -72,11 +72,11 @@
         if (asked !== version) { asked = version; tell(); }
         return;
       }
-    } else {
-      var target = d.target.dataset && d.target.dataset.version;
-      // Two server processes may push a table's states out of order: keep the newest.
-      if ((target && compare(version, target) < 0) || (page && compare(version, page, 3) < 0)) return e.preventDefault();
+    } else if (page && compare(version, page, 3) < 0) {
+      return e.preventDefault(); // two server processes may push a table's states out of order
     }
+    // Nor does an element replace a newer one (a round's odds may come before its push).
+    if (target && compare(version, target) < 0) return e.preventDefault();
     // Table rows come in a <template> (the only way the HTML parser keeps them); htmx
     // inserts an element's children, so hand it the template's content.
     if (pushed.tagName === "TEMPLATE") pushed.append(pushed.content);
