@@ -5,13 +5,15 @@
 // was rendered at. A push is either the whole live part, or a delta for the pages that
 // show version `since` (its elements carry data-since): the history's new rows and the
 // roads' new marks to add, and the parts that changed. A table page shows the rounds
-// of its game info (swapped last in a delta) and the odds of its odds panel (pushed
-// on their own when they are computed). On every (re)connect, and whenever a delta
+// of its game info and the odds of its odds panel (pushed on their own when they are
+// computed); every element of a push is checked against what the page showed before
+// that push. On every (re)connect, and whenever a delta
 // does not fit what it shows, the page tells the server what it has ({table:
 // version}); the server answers with the whole live part of anything it missed.
 (function () {
   var socket = null;
   var asked = null; // the delta version a resync was last asked for
+  var before = null; // the page's version when the push being swapped in arrived
 
   function indicator(state, text) {
     var el = document.getElementById("connection");
@@ -55,6 +57,11 @@
     tell();
   });
   document.addEventListener("htmx:wsClose", function () { indicator("offline", "reconnecting…"); });
+  document.addEventListener("htmx:wsBeforeMessage", function () {
+    var info = document.getElementById("game-info");
+    before = info && info.dataset.version;
+  });
+  document.addEventListener("htmx:wsAfterMessage", function () { before = null; });
 
   // Each element of a push, before htmx swaps it: drop what is older than the page, and
   // a delta that does not start where the page is.
@@ -64,7 +71,7 @@
     var pushed = d.fragment.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? d.fragment.firstElementChild : d.fragment;
     if (!pushed || !pushed.dataset || !pushed.dataset.version) return;
     var version = pushed.dataset.version, since = pushed.dataset.since, target = d.target.dataset && d.target.dataset.version;
-    var info = document.getElementById("game-info"), page = info && info.dataset.version;
+    var info = document.getElementById("game-info"), page = before || (info && info.dataset.version);
     if (since) {
       if (!page || compare(page, version, 3) >= 0) return e.preventDefault(); // shown already
       if (compare(page, since, 3) !== 0) { // a push went missing: ask for the whole state

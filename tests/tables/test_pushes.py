@@ -107,7 +107,7 @@ def test_a_round_pushes_at_most_10_kib_to_a_page_showing_an_80_round_shoe_and_3_
         assert len(card.encode()) <= 3 * 1024
 
 
-def test_a_delta_adds_the_rounds_rows_and_road_marks_and_carries_the_game_info_last(baccarat_1) -> None:
+def test_a_delta_names_its_state_first_and_adds_the_rounds_rows_and_road_marks(baccarat_1) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
     record(table, SEED)
@@ -119,14 +119,15 @@ def test_a_delta_adds_the_rounds_rows_and_road_marks_and_carries_the_game_info_l
     elements = top_level(delta)
     # Every element names the state it brings the page to, and the state it starts from.
     assert all((attrs["data-version"], attrs["data-since"]) == (version, since) for _, attrs in elements)
-    rows = elements[0]
+    assert elements[0][1]["id"] == "game-info"  # where a client looks for the state a push shows
+    rows = elements[1]
     assert rows == ("template", rows[1]) and rows[1]["hx-swap-oob"] == "afterbegin:#history-rows"
     assert delta.count("<tr") == 1 and new.round_id in delta
     bead = next(attrs for tag, attrs in elements if attrs.get("hx-swap-oob") == "beforeend:#marks-bead_plate")
     assert "data-view" not in bead
     assert marks(delta, "bead-B") == [(0, 2)] and marks(delta, "ring-B") == [(1, 0)] and not marks(delta, "bead-P")
     ids = [attrs.get("id") for _, attrs in elements]
-    assert {"last-round", "stats", "odds-pending", "history-more"} <= set(ids) and ids[-1] == "game-info"
+    assert {"last-round", "stats", "odds-pending", "history-more"} <= set(ids)
     assert "computing round 3" in delta  # its odds come in a push of their own
 
 
