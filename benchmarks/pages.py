@@ -96,9 +96,13 @@ def main() -> dict[str, float]:
     table_median, table_p95 = _timed(lambda: client.get(path))
     start = time.perf_counter()
     shoe = selectors.shoe_find(table=table, which="current")
-    live = fragments.table_live_html(table, shoe, selectors.table_version(shoe))
+    version = selectors.table_version(shoe)
+    # The pages showed the shoe as it was before its last round, odds included.
+    number, last, voided, odds_after = (int(part) for part in version.split(":"))
+    live = fragments.table_push_html(table, shoe, version, since=f"{number}:{last - 1}:{voided}:{odds_after - 1}")
     card = fragments.lobby_card_html(table)
     render_ms = (time.perf_counter() - start) * 1000
+    whole = fragments.table_live_html(table, shoe, version)
     return {
         f"lobby, {TABLES} tables: median ms": lobby_median,
         f"lobby, {TABLES} tables: p95 ms": lobby_p95,
@@ -106,6 +110,7 @@ def main() -> dict[str, float]:
         f"table page, {rounds}-round shoe: p95 ms": table_p95,
         "pushed per round to a table page, KiB": len(live.encode()) / 1024,
         "pushed per round to a table page, deflated, KiB": _deflated(live) / 1024,
+        "resync of a table page (the whole live part), KiB": len(whole.encode()) / 1024,
         "pushed per round to the lobby, KiB": len(card.encode()) / 1024,
         "pushed per round to the lobby, deflated, KiB": _deflated(card) / 1024,
         "rendering one round's pushes, ms": render_ms,

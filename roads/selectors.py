@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from functools import cached_property
 
 from tables.game.outcome import Winner
 from tables.models import Round, Shoe
@@ -14,29 +13,10 @@ from .entries import RoadRound
 
 @dataclass
 class ShoeRoads:
-    """The roads of a shoe with the rounds they were built from (for titles)."""
+    """The roads of a shoe with the rounds they were built from (a mark's round, on hover)."""
 
     roads: Roads
     rounds: list[Round]
-
-    @cached_property
-    def titles(self) -> list[str]:
-        """What each round was, for the hover title of its marks."""
-        return [round_title(r) for r in self.rounds]
-
-    @cached_property
-    def short_titles(self) -> list[str]:
-        """Just the round number: a derived road's marks compare columns, not hands."""
-        return [f"Round {r.number}" for r in self.rounds]
-
-
-def round_title(round_: Round) -> str:
-    player = " ".join(c.label for c in round_.player_hand)
-    banker = " ".join(c.label for c in round_.banker_hand)
-    return (
-        f"Round {round_.number}: {Winner(round_.winner).verdict} {round_.player_score}–{round_.banker_score} · "
-        f"Player {player} · Banker {banker}"
-    )
 
 
 def shoe_roads(*, shoe: Shoe | None) -> ShoeRoads:

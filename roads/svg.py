@@ -1,22 +1,29 @@
-"""SVG markup of the five roads, built as strings: no Django, no templates.
+"""The marks of the five roads as SVG, built as strings: no Django, no templates.
 
-A lobby redraws every table's roads and a push carries them to every page, so this
-is a hot path; string building is ten times faster than a template per cell. Titles (the
-round behind each mark, shown on hover) are optional: the table page has them, the
-compact lobby cards do not need them.
+Every kind of mark is drawn once, as a ``<marker>`` the page holds
+(``templates/tables/_road_defs.html``); a road places all its marks of one kind as
+the vertices of one path, whose class (``mk-<kind>``) puts that marker on each vertex:
+a few bytes a mark, against a few dozen for an element each. Marks sit at absolute
+grid positions (the centre of column c is at x = c * CELL + CELL / 2) and the road's
+``viewBox`` picks the columns in view, so a live push adds a round's marks to a road a
+page shows, and moves its view, without sending the marks it has (:func:`appended`).
+The road around the marks is a template (``tables/_road.html``).
+
+A lobby draws every table's roads and a push carries them to every page, so this is
+a hot path. Marks carry no hover text: the table page asks the server what the mark
+under the pointer stands for (:func:`mark_at`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
-from html import escape
+from typing import NamedTuple
 
 from .engine import Roads
-from .entries import ROWS, Winner
+from .entries import ROWS, Color, Winner
 
 CELL = 20  # SVG units per grid cell
-NAMES = {"B": "Banker", "P": "Player", "T": "Tie"}
 ROAD_TITLES = {
     "bead_plate": "Bead Plate",
     "big_road": "Big Road",
@@ -25,32 +32,81 @@ ROAD_TITLES = {
     "cockroach_road": "Cockroach Road",
 }
 ICONS = {"big_eye_road": "eye", "small_road": "dot", "cockroach_road": "slash"}
-_ICON_MARKUP = {
-    "eye": '<circle r="6"/>',
-    "dot": '<circle r="6"/>',
-    "slash": '<line x1="-6" y1="6" x2="6" y2="-6"/>',
-    "ring": '<circle r="7.5"/>',
-}
-_TIE = '<line class="tie" x1="-7" y1="7" x2="7" y2="-7"/>'
-_BANKER_PAIR = '<circle class="pair-B" cx="-6.5" cy="-6.5" r="2.6"/>'
-_PLAYER_PAIR = '<circle class="pair-P" cx="6.5" cy="6.5" r="2.6"/>'
-
-Titles = Sequence[str] | None  # one per round of the shoe, by index
+# Each mark's kind by its winner or colour, looked up rather than read off the enum's
+# value: a property, and most of the time a road took to build.
+BEADS = {w: f"bead-{w.value}" for w in Winner}
+RINGS = {w: f"ring-{w.value}" for w in (Winner.BANKER, Winner.PLAYER)}
+DERIVED_MARKS = {name: {c: f"{icon}-{c.value}" for c in Color} for name, icon in ICONS.items()}
+# Paint order: a cell's tie stripe over its ring, its pair dots over both.
+LAYERS = ("bead-B", "bead-P", "bead-T", "ring-B", "ring-P", "eye-red", "eye-blue", "dot-red", "dot-blue",
+          "slash-red", "slash-blue", "tie", "pair-B", "pair-P")  # fmt: skip
 
 
-@dataclass(slots=True)
-class Shape:
-    """One mark on a board, at a grid cell; ``kind`` is its css classes."""
+class Mark(NamedTuple):
+    """One mark in a cell: a marker's ``kind``, or a Big Road tie count (``ties``). A
+    tuple: a lobby builds a few thousand of them for every render of its cards."""
 
-    row: int
     col: int
+    row: int
     kind: str
-    icon: str
-    title: str = ""
-    label: str = ""
-    banker_pair: bool = False
-    player_pair: bool = False
     ties: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class Board:
+    """One road as drawn: its marks in the order the rounds made them.
+
+    A board of the same shoe a round later has the same marks and the new ones after
+    them, except when a round changes a mark already drawn (a third tie on one Big
+    Road entry changes its count): then only a redraw shows it."""
+
+    name: str
+    columns: int
+    first: int  # the first column in view
+    marks: tuple[Mark, ...]
+    asks: tuple[tuple[str, Mark], ...] = ()  # derived roads: (B or P, the mark it would add), hidden until asked
+
+    @property
+    def title(self) -> str:
+        return ROAD_TITLES[self.name]
+
+    @property
+    def view(self) -> str:
+        return f"{self.first * CELL} 0 {self.columns * CELL} {ROWS * CELL}"
+
+    @property
+    def marks_html(self) -> str:
+        """The marks in view; the view only moves right within a shoe, so the marks left
+        of it never show again."""
+        return paths(m for m in self.marks if m.col >= self.first)
+
+    @property
+    def asks_html(self) -> str:
+        return "".join(paths([mark], f"ask ask-{winner} ") for winner, mark in self.asks)
+
+
+def paths(marks: Iterable[Mark], css: str = "") -> str:
+    """Marks as one path per kind, each vertex a mark (the path ends on a zero-length
+    step, whose end gets no marker), then the tie counts."""
+    vertices: dict[str, list[str]] = {}
+    counts = []
+    for m in marks:
+        x, y = m.col * CELL + CELL // 2, m.row * CELL + CELL // 2
+        if m.ties:
+            counts.append(f'<text class="ties" x="{x}" y="{y + 3.5}">{m.ties}</text>')
+        else:
+            vertices.setdefault(m.kind, []).append(f"{x} {y}")
+    drawn = [f'<path class="{css}mk-{kind}" d="M{" ".join(vertices[kind])}h0"/>' for kind in LAYERS if kind in vertices]
+    return "".join(drawn + counts)
+
+
+def appended(before: Board, after: Board) -> str | None:
+    """The markup of the marks ``after`` adds to ``before``, or ``None`` when it changes
+    a mark ``before`` has."""
+    count = len(before.marks)
+    if after.marks[:count] != before.marks:
+        return None
+    return paths(after.marks[count:])
 
 
 def _window(max_col: int, columns: int) -> int:
@@ -58,88 +114,84 @@ def _window(max_col: int, columns: int) -> int:
     return max(0, max_col + 2 - columns)
 
 
-def _title(titles: Titles, index: int | None) -> str:
-    return titles[index] if titles is not None and index is not None else ""
-
-
-def _shape(shape: Shape, first: int) -> str:
-    x, y = (shape.col - first) * CELL + CELL // 2, shape.row * CELL + CELL // 2
-    parts = [f'<g class="{shape.kind}" transform="translate({x} {y})">']
-    if shape.title:
-        parts.append(f"<title>{escape(shape.title)}</title>")
-    if shape.icon == "bead":
-        parts.append(f'<circle r="8.5"/><text y="3.5">{shape.label}</text>')
-    else:
-        parts.append(_ICON_MARKUP.get(shape.icon, ""))
-    if shape.ties or shape.icon == "stripe":
-        parts.append(_TIE)
-        if shape.ties > 1:
-            parts.append(f'<text class="ties" y="3.5">{shape.ties}</text>')
-    if shape.banker_pair:
-        parts.append(_BANKER_PAIR)
-    if shape.player_pair:
-        parts.append(_PLAYER_PAIR)
-    parts.append("</g>")
-    return "".join(parts)
-
-
-def _board(name: str, shapes: list[Shape], columns: int, max_col: int) -> str:
-    first = _window(max_col, columns)
-    width, height = columns * CELL, ROWS * CELL
-    label = ROAD_TITLES[name]
-    grid = "".join(f"M{i * CELL} 0V{height}" for i in range(columns + 1))
-    grid += "".join(f"M0 {i * CELL}H{width}" for i in range(ROWS + 1))
-    marks = "".join(_shape(s, first) for s in shapes if s.col >= first)
-    return (
-        f'<svg class="road road-{name}" viewBox="0 0 {width} {height}" role="img" aria-label="{label}"'
-        f' preserveAspectRatio="xMinYMin meet"><title>{label}</title>'
-        f'<rect class="board" width="{width}" height="{height}"/><path class="grid" d="{grid}"/>{marks}</svg>'
-    )
-
-
-def bead_plate(roads: Roads, *, columns: int = 14, titles: Titles = None) -> str:
-    shapes = []
+def bead_plate(roads: Roads, *, columns: int = 14) -> Board:
+    marks = []
     for cell in roads.bead_plate:
         r = cell.round
-        shape = Shape(cell.row, cell.col, f"bead win-{r.winner.value}", "bead", _title(titles, r.index))
-        shape.label, shape.banker_pair, shape.player_pair = r.winner.value, r.banker_pair, r.player_pair
-        shapes.append(shape)
+        marks.append(Mark(cell.col, cell.row, BEADS[r.winner]))
+        if r.banker_pair:
+            marks.append(Mark(cell.col, cell.row, "pair-B"))
+        if r.player_pair:
+            marks.append(Mark(cell.col, cell.row, "pair-P"))
     max_col = roads.bead_plate[-1].col if roads.bead_plate else 0
-    return _board("bead_plate", shapes, columns, max_col)
+    return Board("bead_plate", columns, _window(max_col, columns), tuple(marks))
 
 
-def big_road(roads: Roads, *, columns: int = 30, titles: Titles = None) -> str:
-    shapes = []
+def big_road(roads: Roads, *, columns: int = 30) -> Board:
+    """Each entry as its ring with its pair dots, and its ties as they come: the stripe,
+    then the count from the second on; in the order of the rounds that made them, so a
+    round adds marks after those drawn before."""
+    marks: list[Mark] = []
     for cell in roads.big_road_cells:
-        entry = cell.entry
-        if entry.winner:
-            kind, icon = f"ring win-{entry.winner.value}", "ring"
+        entry, col, row = cell.entry, cell.col, cell.row
+        ring = []
+        if entry.winner is not None:
+            ring.append(Mark(col, row, RINGS[entry.winner]))
+            if entry.banker_pair:
+                ring.append(Mark(col, row, "pair-B"))
+            if entry.player_pair:
+                ring.append(Mark(col, row, "pair-P"))
+        ties = entry.tie_indices
+        if not ties:
+            marks += ring
+            continue
+        stripe = [Mark(col, row, "tie")]
+        count = [Mark(col, row, "count", len(ties))] if len(ties) > 1 else []
+        if entry.index is None or entry.index > ties[-1]:  # the ties came first (they open the shoe)
+            marks += stripe + count + ring
+        elif entry.index > ties[0]:  # a winner joins the shoe's opening tie, and more ties follow
+            marks += stripe + ring + count
         else:
-            kind, icon = "stripe-only", "stripe"
-        title = ""
-        if titles is not None:
-            indices = ([entry.index] if entry.index is not None else []) + list(entry.tie_indices)
-            title = "\n".join(titles[i] for i in indices)
-        shape = Shape(cell.row, cell.col, kind, icon, title, ties=entry.ties)
-        shape.banker_pair, shape.player_pair = entry.banker_pair, entry.player_pair
-        shapes.append(shape)
+            marks += ring + stripe + count
     max_col = max((c.col for c in roads.big_road_cells), default=0)
-    return _board("big_road", shapes, columns, max_col)
+    return Board("big_road", columns, _window(max_col, columns), tuple(marks))
 
 
-def derived_road(roads: Roads, name: str, *, columns: int = 30, titles: Titles = None) -> str:
-    """A derived road with its ask marks, hidden until a Banker/Player ask shows them."""
-    road, icon = roads.derived[name], ICONS[name]
-    shapes = [
-        Shape(c.row, c.col, f"{icon} mark-{c.color.value}", icon, _title(titles, c.index))
-        for c in road.cells
-        if c.index is not None
-    ]
+def derived_road(roads: Roads, name: str, *, columns: int = 30) -> Board:
+    """A derived road, with the marks a next Banker or Player would add."""
+    road, kinds = roads.derived[name], DERIVED_MARKS[name]
+    marks = tuple(Mark(c.col, c.row, kinds[c.color]) for c in road.cells)
+    asks = []
     for winner in (Winner.BANKER, Winner.PLAYER):
         color = roads.ask(winner)[name]
         if color is not None:
             cell = road.peek(color)
-            kind = f"{icon} mark-{color.value} ask ask-{winner.value}"
-            shapes.append(Shape(cell.row, cell.col, kind, icon, f"If {NAMES[winner.value]} wins next: {color.value}"))
+            asks.append((winner.value, Mark(cell.col, cell.row, kinds[color])))
     max_col = max([c.col for c in road.cells] + [0])
-    return _board(name, shapes, columns, max_col)
+    return Board(name, columns, _window(max_col, columns), marks, tuple(asks))
+
+
+def boards(roads: Roads, columns: dict[str, int]) -> dict[str, Board]:
+    """The roads named in ``columns`` (name to columns in view), in that order."""
+    drawn = {}
+    for name, width in columns.items():
+        if name == "bead_plate":
+            drawn[name] = bead_plate(roads, columns=width)
+        elif name == "big_road":
+            drawn[name] = big_road(roads, columns=width)
+        else:
+            drawn[name] = derived_road(roads, name, columns=width)
+    return drawn
+
+
+def mark_at(roads: Roads, name: str, col: int, row: int) -> list[int]:
+    """The indices of the rounds behind the mark in a cell of a road (none if the cell
+    is empty): on the Big Road, the entry's round and the ties drawn on it."""
+    if name == "bead_plate":
+        return [c.round.index for c in roads.bead_plate if (c.col, c.row) == (col, row)]
+    if name == "big_road":
+        for c in roads.big_road_cells:
+            if (c.col, c.row) == (col, row):
+                return sorted(([] if c.entry.index is None else [c.entry.index]) + c.entry.tie_indices)
+        return []
+    return [c.index for c in roads.derived[name].cells if (c.col, c.row) == (col, row) and c.index is not None]

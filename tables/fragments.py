@@ -2,13 +2,15 @@
 
 A page and a push never disagree: the table page includes ``_table_live.html`` and a
 push sends that same template's output, whose top-level elements the page swaps in
-by id.
+by id; or, to the pages that showed the state pushed before, only what changed since
+(``_table_delta.html``, of the same parts).
 """
 
 from __future__ import annotations
 
 import contextlib
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
 from django.core.cache import cache
@@ -16,7 +18,9 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language
 
-from roads.selectors import roads_of
+from roads import svg
+from roads.entries import RoadRound
+from roads.selectors import ShoeRoads, roads_of
 
 from . import charts, odds, selectors
 from .game.outcome import Winner
@@ -26,6 +30,7 @@ from .models import Round, Shoe, Table
 HISTORY_ROWS = 20  # rounds in the live history; the whole shoe is one click away
 CARD_SECONDS = 24 * 3600  # a cached lobby card; its key changes whenever the card would
 LIVE_SECONDS = 120  # a table page's live part, for the pages that resync at once
+TABLE_ROADS = {"bead_plate": 14, "big_road": 30, "big_eye_road": 30, "small_road": 30, "cockroach_road": 30}  # columns
 
 
 # What roads (and their titles), stats and odds read of every round of a shoe; the rest,
@@ -36,9 +41,9 @@ SHOE_ROUND_FIELDS = (
 )  # fmt: skip
 
 
-def _rounds_newest_first(shoe: Shoe | None) -> list[Round]:
+def _rounds_newest_first(shoe: Shoe | None, fields: tuple[str, ...] = SHOE_ROUND_FIELDS) -> list[Round]:
     """Every round of the shoe, with the fields in :data:`SHOE_ROUND_FIELDS`."""
-    return list(shoe.rounds.only(*SHOE_ROUND_FIELDS).order_by("-number")) if shoe else []
+    return list(shoe.rounds.only(*fields).order_by("-number")) if shoe else []
 
 
 def table_context(
@@ -47,25 +52,37 @@ def table_context(
     rounds = _rounds_newest_first(shoe)
     history = list(selectors.shoe_rounds(shoe=shoe).reverse()[:history_rows]) if shoe else []
     road_data = roads_of(rounds[::-1])
-    stats = shoe_stats(
-        StatRound(Winner(r.winner), r.banker_pair, r.player_pair, r.player_natural or r.banker_natural)
-        for r in road_data.rounds
-    )
     return {
         "table": table,
         "shoe": shoe,
         "rounds": rounds,
         "history": history,
+        "history_shown": len(history),
+        "rounds_total": len(rounds),
+        "capped": history_rows is not None,
         "last": history[0] if history else None,
         "shoes": list(table.shoes.order_by("-number").values_list("number", flat=True)[:50]),
         "roads": road_data,
+        "boards": _boards(road_data),
+        "road_cell": svg.CELL,
         "good_roads": road_data.roads.good_roads(),
         "version": selectors.table_version(shoe) if version is None else version,
-        "stats": stats,
-        "charts": {"shares": charts.shares_figure(stats), "running": charts.running_figure(stats)},
+        **_stats_context(road_data),
         "odds": odds.odds_context(table, shoe, rounds),
         "limits": selectors.table_limits(table),
     }
+
+
+def _boards(road_data: ShoeRoads) -> dict[str, svg.Board]:
+    return svg.boards(road_data.roads, TABLE_ROADS)
+
+
+def _stats_context(road_data: ShoeRoads) -> dict[str, Any]:
+    stats = shoe_stats(
+        StatRound(Winner(r.winner), r.banker_pair, r.player_pair, r.player_natural or r.banker_natural)
+        for r in road_data.rounds
+    )
+    return {"stats": stats, "charts": {"shares": charts.shares_figure(stats), "running": charts.running_figure(stats)}}
 
 
 def table_live_html(table: Table, shoe: Shoe | None, version: str) -> str:
@@ -85,16 +102,101 @@ def table_live_html(table: Table, shoe: Shoe | None, version: str) -> str:
     return html
 
 
+def table_push_html(table: Table, shoe: Shoe | None, version: str, *, since: str | None) -> str:
+    """What a push sends the table's pages: to a page showing ``since``, the changes
+    that bring it to ``version`` (the shoe's current state, just read by the caller),
+    when ``since`` is an earlier round of the same shoe with the same rounds voided; the
+    whole live part otherwise (a new shoe, a void, or an unknown ``since``). A page
+    that shows some other state swaps none of a delta and asks for the whole part."""
+    base = _delta_base(since, version)
+    if base is None or since is None:
+        return table_live_html(table, shoe, version)
+    return render_to_string("tables/_table_delta.html", _delta_context(table, shoe, version, since, base))
+
+
+def _delta_base(since: str | None, version: str) -> int | None:
+    """The round a delta from ``since`` to ``version`` starts after, if there is one:
+    one to :data:`HISTORY_ROWS` rounds of the same shoe and voided rounds before. A
+    page that shows no round yet has no rows to add to (its history says so)."""
+    try:
+        shoe_was, round_was, voided_was = (int(part) for part in (since or "").split(":")[:3])
+        shoe_now, round_now, voided_now = (int(part) for part in version.split(":")[:3])
+    except ValueError:
+        return None
+    if (shoe_was, voided_was) != (shoe_now, voided_now) or not 1 <= round_was < round_now <= round_was + HISTORY_ROWS:
+        return None
+    return round_was
+
+
+@dataclass(frozen=True)
+class RoadChange:
+    """What a delta does to one road: add ``marks`` (and move the view with them),
+    replace the ask marks, or, with ``marks`` None, draw the whole road again."""
+
+    board: svg.Board
+    marks: str | None
+    moved: bool
+    asks: bool
+
+    @property
+    def asks_html(self) -> str:
+        return mark_safe(self.board.asks_html)  # our own builder's markup
+
+
+def _delta_context(table: Table, shoe: Shoe | None, version: str, since: str, base: int) -> dict[str, Any]:
+    rounds = _rounds_newest_first(shoe, tuple(f for f in SHOE_ROUND_FIELDS if f != "odds"))  # a delta shows no odds
+    new_rows = list(selectors.shoe_rounds(shoe=shoe).filter(number__gt=base).reverse()) if shoe else []
+    # The roads as the page shows them, then the same roads a few rounds on.
+    road_data = roads_of([r for r in reversed(rounds) if r.number <= base])
+    before, good_roads_before = _boards(road_data), road_data.roads.good_roads()
+    for r in reversed(rounds):
+        if r.number > base and not r.voided:
+            road_data.roads.append(RoadRound(Winner(r.winner), r.banker_pair, r.player_pair, len(road_data.rounds)))
+            road_data.rounds.append(r)
+    boards = _boards(road_data)
+    changes = []
+    for name, board in boards.items():
+        added = svg.appended(before[name], board)
+        changes.append(
+            RoadChange(
+                board,
+                None if added is None else mark_safe(added),  # our own builder's markup
+                board.first != before[name].first,
+                board.asks != before[name].asks,
+            )
+        )
+    good_roads = road_data.roads.good_roads()
+    return {
+        "table": table,
+        "shoe": shoe,
+        "version": version,
+        "since": since,
+        "new_rows": new_rows,
+        "last": new_rows[0] if new_rows else None,
+        "history_shown": min(len(rounds), HISTORY_ROWS),
+        "rounds_total": len(rounds),
+        "road_changes": changes,
+        "good_roads": good_roads,
+        "good_roads_changed": good_roads != good_roads_before,
+        **_stats_context(road_data),
+        "odds": {"pending": _odds_pending(version)},
+        "limits": selectors.table_limits(table),
+    }
+
+
+def _odds_pending(version: str) -> bool:
+    """Whether the odds of the shoe's last round are still being computed: the version
+    names the last round and the last round with its odds."""
+    _, last, _, odds_after = (int(part) for part in version.split(":"))
+    return odds_after < last
+
+
 def table_odds_html(table: Table) -> str:
-    """The odds panel and the game info (which carries the page's version)."""
+    """The odds panel, with the version whose odds it shows."""
     shoe = selectors.shoe_find(table=table, which="current")
     rounds = _rounds_newest_first(shoe)
-    context = {"table": table, "shoe": shoe, "rounds": rounds, "last": rounds[0] if rounds else None}
-    context |= {
-        "version": selectors.table_version(shoe),
-        "limits": selectors.table_limits(table),
-        "odds": odds.odds_context(table, shoe, rounds),
-    }
+    context: dict[str, Any] = {"table": table, "shoe": shoe, "rounds": rounds}
+    context |= {"version": selectors.table_version_of(shoe, rounds), "odds": odds.odds_context(table, shoe, rounds)}
     return render_to_string("tables/_odds_push.html", context)
 
 
@@ -124,7 +226,8 @@ def lobby_cards_html(have: dict[str, str] | None = None) -> list[str]:
         cached = cache.get_many(keys)
     except Exception:
         cached = {}
-    cards, fresh = [], {}
+    cards: list[str] = []
+    fresh: dict[str, str] = {}
     for key, (table, shoe, rounds, _) in zip(keys, sources, strict=True):
         if key not in cached:
             fresh[key] = _card_render(table, shoe, rounds)

@@ -90,6 +90,17 @@ def table_version(shoe: Shoe | None) -> str:
     return f"{shoe_version(shoe)}:{odds}"
 
 
+def table_version_of(shoe: Shoe | None, rounds: list[Round]) -> str:
+    """:func:`table_version` of rounds already loaded (every round of ``shoe``, with
+    their number, voided flag and odds): no query of its own."""
+    if shoe is None:
+        return "0:0:0:0"
+    last = max((r.number for r in rounds), default=0)
+    voided = sum(1 for r in rounds if r.voided)
+    odds = max((r.number for r in rounds if r.odds is not None), default=0)
+    return f"{shoe.number}:{last}:{voided}:{odds}"
+
+
 # What a lobby card needs of a round: number, winner, banker pair, player pair, voided.
 LobbyRound = tuple[int, str, bool, bool, bool]
 

@@ -2,8 +2,12 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.views.decorators.cache import cache_control
 
+from roads import svg
 from roads.patterns import PATTERN_NAMES
+from roads.selectors import roads_of
+from roads.svg import ROAD_TITLES
 
 from . import fragments, odds, selectors
 from .models import Shoe, Table
@@ -48,3 +52,21 @@ def table_odds(request: HttpRequest, slug: str) -> HttpResponse:
     if table.variant == "standard":
         tables.insert(2, ("Banker (No Commission)", full.no_commission_banker))
     return render(request, "tables/odds.html", {"table": table, "decks": table.decks, "return_tables": tables})
+
+
+@cache_control(public=True, max_age=3600)
+def round_tip(request: HttpRequest, slug: str) -> HttpResponse:
+    """What the mark in a cell of a road stands for (``?shoe=N&road=NAME&col=C&row=R``):
+    its round; on the Big Road, the entry's round and the ties drawn on it. Empty for
+    an empty cell. The page adds ``v``, the shoe's state, to the address: an answer
+    holds for that state, so the browser keeps it."""
+    table = get_object_or_404(Table, slug=slug)
+    query = {key: request.GET.get(key, "") for key in ("shoe", "col", "row")}
+    road = request.GET.get("road", "")
+    if not (all(value.isdigit() for value in query.values()) and road in ROAD_TITLES):
+        raise Http404("a tip needs shoe, col and row numbers and a road's name")
+    shoe = get_object_or_404(Shoe, table=table, number=int(query["shoe"]))
+    road_data = roads_of(list(selectors.shoe_rounds(shoe=shoe)))  # voided rounds are on no road
+    indices = svg.mark_at(road_data.roads, road, int(query["col"]), int(query["row"]))
+    rounds = [road_data.rounds[i] for i in indices]
+    return render(request, "tables/_round_tip.html", {"rounds": rounds, "road": ROAD_TITLES[road]})

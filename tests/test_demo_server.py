@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import re
 import signal
 import socket
 import subprocess
@@ -13,6 +12,8 @@ import urllib.request
 from pathlib import Path
 
 import pytest
+
+from tests.road_marks import marks
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -66,7 +67,8 @@ def wait_for(predicate, timeout: float = 30.0):
 
 def test_the_demo_serves_a_lobby_whose_tables_deal_live(demo_server: str) -> None:
     def rounds_shown() -> int:
-        return len(re.findall(r'class="bead win-[BPT]"', get(demo_server + "/")))
+        page = get(demo_server + "/")
+        return sum(len(marks(page, f"bead-{winner}")) for winner in "BPT")
 
     first = wait_for(rounds_shown)
     page = get(demo_server + "/")

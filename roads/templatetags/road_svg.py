@@ -1,39 +1,43 @@
-"""Template tags drawing a shoe's roads as SVG (markup built in :mod:`roads.svg`)."""
+"""Template tags drawing a shoe's roads as SVG: the road in ``tables/_road.html``, its
+marks built in :mod:`roads.svg`."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import template
-from django.utils.safestring import SafeString, mark_safe
+from django.utils.safestring import mark_safe
 
 from .. import svg
 from ..derived import CYCLES
-from ..entries import Color, Winner
+from ..entries import Winner
 from ..selectors import ShoeRoads
 
 register = template.Library()
 
 
-def _titles(shoe_roads: ShoeRoads, titled: bool) -> list[str] | None:
-    return shoe_roads.titles if titled else None
+@register.inclusion_tag("tables/_road.html", takes_context=True)
+def road(context: template.Context, board: svg.Board, live: bool = False) -> dict[str, Any]:
+    """A road. ``live`` (the table page) gives it the ids a push finds its parts by and
+    the version it shows; a lobby card has several tables' roads and no such parts."""
+    return {
+        "board": board,
+        "marks": mark_safe(board.marks_html),  # our own builder's markup
+        "asks": mark_safe(board.asks_html),
+        "live": live,
+        "version": context.get("version", ""),
+        "since": context.get("since", ""),
+    }
 
 
 @register.simple_tag
-def bead_plate_svg(shoe_roads: ShoeRoads, columns: int = 14, titled: bool = True) -> SafeString:
-    return mark_safe(svg.bead_plate(shoe_roads.roads, columns=columns, titles=_titles(shoe_roads, titled)))
-
-
-@register.simple_tag
-def big_road_svg(shoe_roads: ShoeRoads, columns: int = 30, titled: bool = True) -> SafeString:
-    return mark_safe(svg.big_road(shoe_roads.roads, columns=columns, titles=_titles(shoe_roads, titled)))
-
-
-@register.simple_tag
-def derived_road_svg(shoe_roads: ShoeRoads, name: str, columns: int = 30) -> SafeString:
-    return mark_safe(svg.derived_road(shoe_roads.roads, name, columns=columns, titles=shoe_roads.short_titles))
+def road_board(shoe_roads: ShoeRoads, name: str, columns: int) -> svg.Board:
+    """A road with ``columns`` in view (a lobby card's are compact)."""
+    return svg.boards(shoe_roads.roads, {name: columns})[name]
 
 
 @register.simple_tag
 def ask_marks(shoe_roads: ShoeRoads, winner: str) -> list[tuple[str, str | None]]:
     """(road title, colour) of the marks a next ``winner`` would add, for the ask buttons."""
     asked = shoe_roads.roads.ask(Winner(winner))
-    return [(svg.ROAD_TITLES[name], asked[name].value if isinstance(asked[name], Color) else None) for name in CYCLES]
+    return [(svg.ROAD_TITLES[name], color.value if (color := asked[name]) is not None else None) for name in CYCLES]

@@ -20,13 +20,18 @@ from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.core.cache import cache
 
 from .. import fragments, selectors
-from ..models import Table
+from ..models import Shoe, Table
 from . import presence
 from .groups import LOBBY_GROUP, PUSH, table_group
 
 log = logging.getLogger(__name__)
 
 SEND_SECONDS = 10  # a send that takes longer is dropped (pages resync)
+PUSHED_SECONDS = 3600  # the state a table's pages were last pushed, for the next push's delta
+
+
+def _pushed_key(table_id: int) -> str:
+    return f"pushed-version:{table_id}"
 
 
 class Sender:
@@ -84,7 +89,9 @@ def publish_table(
             if not cache.add(claim, True, timeout=3600):
                 return
         if watched[group]:
-            sender.send(group, {"type": PUSH, "html": fragments.table_live_html(table, shoe, version)})
+            sender.send(group, {"type": PUSH, "html": _table_push(table, shoe, version)})
+        else:
+            forget_pushed(table_id)
         if watched[LOBBY_GROUP]:
             sender.send(LOBBY_GROUP, {"type": PUSH, "html": fragments.lobby_card_html(table)})
     except Exception:
@@ -92,6 +99,26 @@ def publish_table(
         if claim:
             with contextlib.suppress(Exception):
                 cache.delete(claim)  # let a later push of this state try again
+
+
+def forget_pushed(table_id: int) -> None:
+    """No page shows the table: the next push goes whole, to pages that open meanwhile
+    (they resync on their own, but a delta from a state they never had would make them
+    ask again)."""
+    with contextlib.suppress(Exception):
+        cache.delete(_pushed_key(table_id))
+
+
+def _table_push(table: Table, shoe: Shoe | None, version: str) -> str:
+    """What the table's pages get: only what changed since the state pushed last, which
+    they show (or the whole live part; with the cache down, always the whole part)."""
+    since = None
+    with contextlib.suppress(Exception):
+        since = cache.get(_pushed_key(table.pk))
+    html = fragments.table_push_html(table, shoe, version, since=since)
+    with contextlib.suppress(Exception):
+        cache.set(_pushed_key(table.pk), version, timeout=PUSHED_SECONDS)
+    return html
 
 
 def publish_odds(table_id: int, *, sender: Sender) -> None:

@@ -72,6 +72,7 @@ class Scheduler:
         watched = presence.watched(table_group(self._slugs[table_id]), LOBBY_GROUP)
         if not any(watched.values()):
             self._done(table_id)  # no page to push to: a page that opens resyncs
+            push.forget_pushed(table_id)
             return
         if self.interval > 0:
             now = self.clock.time()

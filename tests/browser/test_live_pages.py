@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 from typing import Any
+
+from tests.road_marks import marks
 
 from .conftest import ARTIFACTS as ARTIFACTS_DIR
 from .conftest import LiveServer
@@ -17,6 +20,16 @@ def text(page: Any, selector: str) -> str:
     return page.locator(selector).inner_text()
 
 
+def road_marks(page: Any, road: str, kind: str) -> list[tuple[int, int]]:
+    """(column, row) of the marks of ``kind`` the page shows on the road ``road``."""
+    return marks(page.locator(road).inner_html(), kind)
+
+
+def displayed(page: Any, selector: str) -> bool:
+    """Whether an element is displayed: a mark is a vertex of a path, whose own box is empty."""
+    return page.evaluate("s => getComputedStyle(document.querySelector(s)).display !== 'none'", selector)
+
+
 def test_the_table_page_shows_posted_rounds_without_reload(server: LiveServer, page: Any) -> None:
     server.table("baccarat-1", "Baccarat 1")
     server.post("baccarat-1", "shoes")
@@ -27,11 +40,13 @@ def test_the_table_page_shows_posted_rounds_without_reload(server: LiveServer, p
     first = server.post("baccarat-1", "rounds", PLAYER_WIN)["round"]
     page.wait_for_selector(f"#history >> text={first['id']}", timeout=2000)
     server.post("baccarat-1", "rounds", BANKER_NATURAL)
-    page.wait_for_selector("#roads svg.road-big_road .ring.win-B", timeout=2000)
+    page.wait_for_selector("#roads svg.road-big_road path.mk-ring-B", state="attached", timeout=2000)
 
     assert page.evaluate("window.notReloaded") is True
-    assert page.locator("#roads svg.road-big_road .ring").count() == 2
-    assert page.locator("#roads svg.road-bead_plate .bead").count() == 2
+    assert road_marks(page, "#road-big_road", "ring-P") == [(0, 0)]
+    assert road_marks(page, "#road-big_road", "ring-B") == [(1, 0)]
+    assert road_marks(page, "#road-bead_plate", "bead-P") == [(0, 0)]
+    assert road_marks(page, "#road-bead_plate", "bead-B") == [(0, 1)]
     assert "Banker wins" in text(page, "#last-round")
     assert "2" in text(page, "#game-info")
 
@@ -42,15 +57,15 @@ def test_the_ask_buttons_preview_the_next_marks(server: LiveServer, page: Any) -
     for cards in (PLAYER_WIN, PLAYER_WIN, BANKER_NATURAL):  # P P B: a next P would mark Big Eye
         server.post("baccarat-2", "rounds", cards)
     page.goto(server.url + "/tables/baccarat-2/")
-    ask = page.locator("svg.road-big_eye_road .ask-P")
-    assert not ask.is_visible()
+    ask = "svg.road-big_eye_road .ask-P"
+    assert not displayed(page, ask)
     page.hover("[data-ask=P]")
-    assert ask.is_visible()
+    assert displayed(page, ask)
     page.mouse.move(0, 0)
-    assert not ask.is_visible()
+    assert not displayed(page, ask)
     page.click("[data-ask=P]")  # a tap keeps it on
     page.mouse.move(0, 0)
-    assert ask.is_visible()
+    assert displayed(page, ask)
 
 
 def test_the_lobby_updates_a_tables_card_live(server: LiveServer, page: Any) -> None:
@@ -59,10 +74,10 @@ def test_the_lobby_updates_a_tables_card_live(server: LiveServer, page: Any) -> 
     page.goto(server.url + "/")
     page.wait_for_selector(LIVE)
     card = "#table-baccarat-3"
-    assert page.locator(f"{card} .bead").count() == 0
+    assert page.locator(f"{card} path").count() == 0
     server.post("baccarat-3", "rounds", PLAYER_WIN)
-    page.wait_for_selector(f"{card} svg.road-bead_plate .bead.win-P", timeout=2000)
-    page.wait_for_selector(f"{card} svg.road-big_road .ring.win-P", timeout=2000)
+    page.wait_for_selector(f"{card} svg.road-bead_plate path.mk-bead-P", state="attached", timeout=2000)
+    assert road_marks(page, f"{card} svg.road-big_road", "ring-P") == [(0, 0)]
 
 
 def test_a_page_that_reconnects_resyncs_the_rounds_it_missed(server: LiveServer, page: Any) -> None:
@@ -88,7 +103,7 @@ def test_the_game_stats_charts_draw_and_follow_posted_rounds(server: LiveServer,
     page.goto(server.url + "/tables/baccarat-5/")
     page.wait_for_selector(LIVE)
     page.wait_for_selector("[data-chart=chart-running] .main-svg")  # plotly.js drew it
-    points = "document.querySelector('[data-chart=chart-running]').data[0].x.length"
+    points = "document.querySelector('[data-chart=chart-running]').data[0].y.length"
     assert page.evaluate(points) == 1
     server.post("baccarat-5", "rounds", BANKER_NATURAL)
     page.wait_for_function(f"{points} === 2", timeout=2000)
@@ -102,7 +117,7 @@ def test_the_shoe_odds_panel_and_chart_follow_posted_rounds(server: LiveServer, 
     page.wait_for_selector(LIVE)
     assert "full shoe" in text(page, "#odds") and "416 cards left" in text(page, "#odds")
     page.wait_for_selector("[data-chart=chart-odds] .main-svg")
-    points = "document.querySelector('[data-chart=chart-odds]').data[0].x.length"
+    points = "document.querySelector('[data-chart=chart-odds]').data[0].y.length"
     assert page.evaluate(points) == 1  # the full shoe
 
     server.post("baccarat-7", "rounds", PLAYER_WIN)  # computed on the server's worker thread
@@ -122,17 +137,40 @@ def test_a_push_older_than_what_the_page_shows_is_dropped(server: LiveServer, pa
     shown = page.get_attribute("#game-info", "data-version")
     assert shown.startswith("1:1:0")
 
-    def delivered(version: str) -> bool:
-        """Whether the page would swap in a push carrying this version."""
-        message = f'<section id="game-info" data-table="baccarat-8" data-version="{version}"></section>'
-        script = """message => {
-            const e = new CustomEvent("htmx:wsBeforeMessage", {bubbles: true, cancelable: true, detail: {message}});
-            return document.querySelector("[ws-connect]").dispatchEvent(e);
+    page.evaluate("""() => {
+        window.sent = [];
+        document.addEventListener("htmx:wsBeforeSend", e => window.sent.push(e.detail.message));
+    }""")
+
+    def delivered(version: str, since: str = "", element: str = "game-info") -> bool:
+        """Whether the page would swap in a pushed element (its game info unless told)
+        carrying this version (and, in a delta, the version it starts from): what htmx
+        asks it before each swap."""
+        script = """([version, since, element]) => {
+            const pushed = document.createElement("template");
+            pushed.innerHTML = `<section id="${element}" data-version="${version}"></section>`;
+            if (since) pushed.content.firstElementChild.dataset.since = since;
+            const target = document.getElementById(element);
+            const detail = {fragment: pushed.content, target, shouldSwap: true};
+            const event = new CustomEvent("htmx:oobBeforeSwap", {bubbles: true, cancelable: true, detail});
+            return target.dispatchEvent(event);
         }"""
-        return page.evaluate(script, message)
+        return page.evaluate(script, [version, since, element])
 
     assert not delivered("1:0:0:0")  # from before the round the page shows
     assert delivered("1:2:0:0") and delivered("2:0:0:0") and delivered(shown)
+    assert page.evaluate("window.sent") == []
+    # A delta applies to the state it starts from only; from another, the page asks for the whole.
+    assert delivered("1:2:0:1", since=shown)
+    assert not delivered("1:1:0:1", since="1:0:0:0")  # the page shows that round already
+    assert page.evaluate("window.sent") == []
+    assert not delivered("1:3:0:1", since="1:2:0:1")  # a push the page never got came between
+    [asked] = page.evaluate("window.sent")
+    assert json.loads(asked)["have"]["baccarat-8"].startswith("1:1:0:")  # what the page shows
+    # A round's odds may come before the round's own push: its "computing" line stays out.
+    page.evaluate("document.getElementById('odds-pending').dataset.version = '1:2:0:2'")
+    assert not delivered("1:2:0:1", since=shown, element="odds-pending")
+    assert delivered("1:2:0:1", since=shown) and len(page.evaluate("window.sent")) == 1
 
 
 def test_the_good_road_filter_shows_only_matching_tables(server: LiveServer, page: Any) -> None:

@@ -11,6 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from tables import fragments, selectors, services, tasks
 from tables.live import consumers
 from tables.models import Table
+from tests.road_marks import marks
 
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
@@ -23,8 +24,8 @@ def test_the_lobby_lists_tables_with_their_latest_rounds(client: Client, baccara
     services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
     page = client.get("/").content.decode()
     assert "Baccarat 1" in page and "Baccarat 2" in page
-    assert page.count('class="bead win-P"') == 2  # the compact Bead Plate
-    assert page.count('class="ring win-P"') == 2  # and Big Road
+    assert len(marks(page, "bead-P")) == 2  # the compact Bead Plate
+    assert len(marks(page, "ring-P")) == 2  # and Big Road
     assert '<span class="c-B">0</span> · <span class="c-P">2</span> · <span class="c-T">0</span>' in page
     assert "Anna" in page
 
@@ -161,3 +162,37 @@ def test_the_lobby_serves_kept_cards_and_renders_only_the_tables_that_changed(cl
     other.name = "Baccarat Two"  # renamed in admin: no round, a new card all the same
     other.save()
     assert "Baccarat Two" in client.get("/").content.decode()
+
+
+def test_a_road_mark_tells_its_round_on_demand_and_the_browser_may_keep_the_answer(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.round_record(table=table, **SEED)  # Player 9-3
+    services.round_record(table=table, player=["2C", "5C"], banker=["3D", "4D"])  # a tie, 7-7
+    services.round_record(table=table, player=["2H", "3D"], banker=["9S", "KH"])  # Banker 9-5
+    services.round_record(table=table, player=["9H", "KC"], banker=["2S", "5S"])  # Player 9-7: Big Eye's first mark
+
+    def tip(road: str, col: int, row: int) -> str:
+        answer = client.get("/tables/baccarat-1/tip/", {"shoe": 1, "road": road, "col": col, "row": row, "v": "1:4:0"})
+        assert answer.status_code == 200 and "max-age=3600" in answer["Cache-Control"]
+        return answer.content.decode()
+
+    bead = tip("bead_plate", 0, 1)
+    assert "Round 2</b>" in bead and "Tie" in bead and "Round 1</b>" not in bead
+    big = tip("big_road", 0, 0)  # the Player's ring and the tie drawn on it
+    assert "Round 1</b>" in big and "Round 2</b>" in big and "Player wins 9–3" in big and "Round 3</b>" not in big
+    assert "Round" not in tip("big_road", 4, 4)  # an empty cell
+    assert "Round 4</b>" in tip("big_eye_road", 0, 0)
+
+
+def test_a_tip_for_something_that_is_not_a_cell_of_a_road_is_not_found(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    for query in (
+        {"shoe": 1, "road": "big_road", "col": "x", "row": 0},
+        {"shoe": 1, "road": "no_road", "col": 0, "row": 0},
+        {"shoe": 2, "road": "big_road", "col": 0, "row": 0},
+        {"road": "big_road", "col": 0, "row": 0},
+    ):
+        assert client.get("/tables/baccarat-1/tip/", query).status_code == 404
+    assert client.get("/tables/nowhere/tip/", {"shoe": 1, "road": "big_road", "col": 0, "row": 0}).status_code == 404

@@ -310,7 +310,7 @@ def test_a_burst_of_rounds_at_one_table_goes_out_as_one_push_of_the_latest_state
     fake_time.advance(0.5)
     assert fake_time.waiting == 1, "not before the interval is over"
     fake_time.advance(0.5)
-    pushes = [m for m in channel.pending() if 'id="history"' in m["html"]]
+    pushes = [m for m in channel.pending() if 'id="game-info"' in m["html"]]  # not the odds
     assert len(pushes) == 2
     assert 'data-version="1:1:0' in pushes[0]["html"]
     assert 'data-version="1:4:0' in pushes[-1]["html"] and rounds[-1].round.round_id in pushes[-1]["html"]
@@ -359,7 +359,7 @@ def test_a_table_no_page_shows_looks_for_pages_once_per_interval_and_a_page_that
     assert len(table_looks) == 1, "a burst of rounds costs one look"
     channel = listen(table_group(table.slug))  # a page opens just after that look
     services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
-    pushed = [m for m in channel.pending(quiet=0.05) if 'id="history"' in m["html"]]  # not its odds
+    pushed = [m for m in channel.pending(quiet=0.05) if 'id="game-info"' in m["html"]]  # not its odds
     assert pushed == [], "the interval since the look is not over"
     fake_time.advance(1.0)
     assert 'data-version="1:4:0' in channel.pending()[-1]["html"]

@@ -1,0 +1,72 @@
+// The table page: charts, the ask buttons, and what a road mark stands for.
+(function () {
+  // Game stats and odds charts: figures come as JSON beside their charts; draw them on
+  // load and again whenever a live update swaps them in.
+  function drawCharts() {
+    if (!window.Plotly) return;
+    document.querySelectorAll("[data-chart]").forEach(function (el) {
+      var figure = JSON.parse(document.getElementById(el.dataset.chart).textContent);
+      Plotly.react(el, figure.data, figure.layout, { displayModeBar: false, responsive: true });
+    });
+  }
+  window.addEventListener("load", drawCharts);
+  document.addEventListener("htmx:wsAfterMessage", drawCharts);
+
+  // Ask controls: show the would-be marks while a button is hovered or toggled on. The
+  // state lives on <body>, so it survives the roads being swapped by a live update.
+  function button(e) { return e.target.closest && e.target.closest("[data-ask]"); }
+  document.addEventListener("mouseover", function (e) {
+    var b = button(e);
+    if (b) document.body.classList.add("asking-" + b.dataset.ask);
+  });
+  document.addEventListener("mouseout", function (e) {
+    var b = button(e);
+    if (b && !document.body.classList.contains("asking-" + b.dataset.ask + "-on")) document.body.classList.remove("asking-" + b.dataset.ask);
+  });
+  document.addEventListener("click", function (e) {
+    var b = button(e);
+    if (!b) return;
+    var on = !document.body.classList.contains("asking-" + b.dataset.ask + "-on");
+    document.body.classList.toggle("asking-" + b.dataset.ask + "-on", on);
+    document.body.classList.toggle("asking-" + b.dataset.ask, on);
+  });
+
+  // What a road mark stands for: hovering (or tapping) a cell of a road asks the server
+  // for its round. The address names the shoe's state, so the browser keeps each answer
+  // until a round changes it.
+  var wanted = null; // the address of the cell under the pointer
+  function cellAt(e) {
+    var road = e.target.closest && e.target.closest("#roads svg.road"), roads = document.getElementById("roads");
+    var info = document.getElementById("game-info");
+    if (!road || !roads || !info) return null;
+    var p = new DOMPoint(e.clientX, e.clientY).matrixTransform(road.getScreenCTM().inverse());
+    var cell = +roads.dataset.cell, col = Math.floor(p.x / cell), row = Math.floor(p.y / cell), state = info.dataset.version.split(":");
+    var box = road.getBoundingClientRect(), scale = box.width / road.viewBox.baseVal.width;
+    return {
+      url: roads.dataset.tips + "?" + new URLSearchParams({ shoe: state[0], road: road.id.replace("road-", ""), col: col, row: row, v: state.slice(0, 3).join(":") }),
+      left: box.left + (col * cell - road.viewBox.baseVal.x) * scale,
+      top: box.top + (row + 1) * cell * scale,
+    };
+  }
+  function hide() {
+    var tip = document.getElementById("road-tip");
+    wanted = null;
+    if (tip) tip.hidden = true;
+  }
+  function point(e) {
+    var at = cellAt(e), tip = document.getElementById("road-tip");
+    if (!at || !tip) return hide();
+    if (at.url === wanted) return;
+    wanted = at.url;
+    tip.hidden = true;
+    tip.style.left = window.scrollX + at.left + "px";
+    tip.style.top = window.scrollY + at.top + 4 + "px";
+    var show = function () { if (wanted === at.url && tip.dataset.url === at.url) tip.hidden = !tip.firstElementChild; };
+    if (tip.dataset.url === at.url) return show();
+    tip.dataset.url = at.url;
+    htmx.ajax("GET", at.url, { target: tip, swap: "innerHTML" }).then(show);
+  }
+  document.addEventListener("mousemove", point);
+  document.addEventListener("click", point);
+  document.addEventListener("mouseout", function (e) { if (cellAt(e) && !e.relatedTarget) hide(); });
+})();

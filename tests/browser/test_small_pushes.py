@@ -1,0 +1,236 @@
+"""Seen in a real browser: a table page kept up to date by small pushes (the changes since
+the push before), resyncing whole when it missed one, reconnected or a round was voided;
+and the roads' marks as seed 000 draws them."""
+
+from __future__ import annotations
+
+import base64
+from typing import Any
+
+from tests.road_marks import marks
+
+from .conftest import LiveServer
+
+LIVE = "#connection.connection-live"
+# Naturals with their suits turning, so that no card is dealt more often than 8 decks hold.
+SUITS = "SHDC"
+
+
+def player_win(i: int) -> dict[str, list[str]]:
+    return {"player": [f"9{SUITS[i % 4]}", f"K{SUITS[i % 4]}"], "banker": [f"2{SUITS[i % 4]}", f"5{SUITS[i % 4]}"]}
+
+
+def banker_win(i: int) -> dict[str, list[str]]:
+    return {"player": [f"3{SUITS[i % 4]}", f"4{SUITS[i % 4]}"], "banker": [f"8{SUITS[i % 4]}", f"Q{SUITS[i % 4]}"]}
+
+
+def road_marks(page: Any, road: str, kind: str) -> list[tuple[int, int]]:
+    return marks(page.locator(f"#road-{road}").inner_html(), kind)
+
+
+def beads(page: Any) -> int:
+    return sum(len(road_marks(page, "bead_plate", f"bead-{winner}")) for winner in "BPT")
+
+
+def history_rows(page: Any) -> list[str]:
+    """The round numbers of the history's rows, newest first, as the page shows them."""
+    return page.locator("#history-rows tr:visible td:first-child").all_inner_texts()
+
+
+def watch_pushes(page: Any) -> None:
+    """Keep what the socket brings, to tell deltas from whole parts."""
+    page.evaluate("""() => {
+        window.pushes = [];
+        document.addEventListener("htmx:wsBeforeMessage", e => window.pushes.push(e.detail.message));
+    }""")
+
+
+def open_table(server: LiveServer, page: Any, slug: str) -> None:
+    server.table(slug, slug.title())
+    server.post(slug, "shoes")
+    page.goto(f"{server.url}/tables/{slug}/")
+    page.wait_for_selector(LIVE)
+    watch_pushes(page)
+    page.evaluate("window.notReloaded = true")
+
+
+def post_and_see(server: LiveServer, page: Any, slug: str, cards: dict[str, list[str]]) -> dict[str, Any]:
+    posted = server.post(slug, "rounds", cards)["round"]
+    page.wait_for_selector(f"#game-info >> text={posted['id']}", timeout=3000)
+    return posted
+
+
+def test_a_table_page_follows_several_rounds_through_deltas(server: LiveServer, page: Any) -> None:
+    open_table(server, page, "deltas")
+    post_and_see(server, page, "deltas", player_win(0))  # the first round: the whole part
+    page.evaluate("document.getElementById('history').kept = true")
+    for i in range(1, 6):
+        posted = post_and_see(server, page, "deltas", banker_win(i) if i % 2 else player_win(i))
+        assert history_rows(page)[0] == str(posted["number"]) and len(history_rows(page)) == i + 1
+        assert beads(page) == i + 1
+    assert page.evaluate("window.notReloaded") is True
+    assert road_marks(page, "big_road", "ring-P") == [(0, 0), (2, 0), (4, 0)]
+    assert road_marks(page, "big_road", "ring-B") == [(1, 0), (3, 0), (5, 0)]
+    pushes = page.evaluate("window.pushes")
+    rounds = [push for push in pushes if 'id="game-info"' in push]  # not the odds pushes
+    assert len(rounds) == 6 and all("data-since" in push for push in rounds[1:])
+    assert max(len(push.encode()) for push in rounds[1:]) < 6 * 1024
+    # The history gained its rows one at a time: it is the one the first round brought.
+    assert page.evaluate("document.getElementById('history').kept") is True
+
+
+def test_a_page_that_missed_a_push_asks_for_the_whole_state(server: LiveServer, page: Any) -> None:
+    open_table(server, page, "missed")
+    post_and_see(server, page, "missed", player_win(0))
+    page.evaluate("""() => {
+        document.getElementById("history").kept = true;
+        window.dropNext = true;  // lose the next round's delta, as a network might
+        document.addEventListener("htmx:wsBeforeMessage", e => {
+            if (!window.dropNext || !e.detail.message.includes("data-since")) return;
+            window.dropNext = false;
+            e.preventDefault();
+        });
+    }""")
+    second = server.post("missed", "rounds", banker_win(1))["round"]
+    page.wait_for_function("window.dropNext === false", timeout=3000)
+    assert second["id"] not in page.locator("#history").inner_text()
+    third = post_and_see(server, page, "missed", player_win(2))
+    # The third round's delta did not start where the page was: it asked for everything.
+    history = page.locator("#history").inner_text()
+    assert second["id"] in history and third["id"] in history
+    assert history_rows(page) == ["3", "2", "1"] and beads(page) == 3
+    assert page.evaluate("document.getElementById('history').kept") is None  # swapped in whole
+    assert page.evaluate("window.notReloaded") is True
+
+
+def test_a_page_that_reconnects_gets_the_whole_state_it_missed(server: LiveServer, page: Any) -> None:
+    open_table(server, page, "reconnect")
+    post_and_see(server, page, "reconnect", player_win(0))
+    server.stop()
+    page.wait_for_selector("#connection.connection-offline", timeout=5000)
+    server.start()
+    posted = [server.post("reconnect", "rounds", cards)["round"]["id"] for cards in (banker_win(1), player_win(2))]
+    page.wait_for_selector(LIVE, timeout=15000)
+    for round_id in posted:
+        page.wait_for_selector(f"#history >> text={round_id}", timeout=5000)
+    assert history_rows(page) == ["3", "2", "1"] and beads(page) == 3
+    assert page.evaluate("window.notReloaded") is True
+
+
+def test_a_voided_round_leaves_the_roads_of_every_open_page(server: LiveServer, page: Any, browser: Any) -> None:
+    open_table(server, page, "voiding")
+    posted = [post_and_see(server, page, "voiding", cards) for cards in (player_win(0), banker_win(1), player_win(2))]
+    assert road_marks(page, "bead_plate", "bead-B") == [(0, 1)]
+    server.manage(
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import User; User.objects.create_superuser('floor', '', 'pw-floor-1')",
+    )
+    admin = browser.new_context().new_page()
+    try:
+        admin.goto(server.url + "/admin/login/?next=/admin/tables/round/")
+        admin.fill("#id_username", "floor")
+        admin.fill("#id_password", "pw-floor-1")
+        admin.click("input[type=submit]")
+        admin.goto(f"{server.url}/admin/tables/round/?q={posted[1]['id']}")
+        admin.check("input[name=_selected_action]")
+        admin.select_option("select[name=action]", "void_rounds")
+        admin.click("button[name=index]")
+        admin.fill("textarea[name=reason]", "card misread")
+        admin.click("input[name=apply]")
+        admin.wait_for_selector("text=Voided 1 round(s).")
+    finally:
+        admin.context.close()
+    page.wait_for_function(
+        "document.querySelector('#history-rows tr.voided') !== null", timeout=3000
+    )  # the void pushes the whole state
+    assert road_marks(page, "bead_plate", "bead-B") == [] and road_marks(page, "bead_plate", "bead-P") == [
+        (0, 0),
+        (0, 1),
+    ]
+    assert road_marks(page, "big_road", "ring-P") == [(0, 0), (0, 1)]
+    assert "voided: card misread" in page.locator("#history").inner_text()
+
+
+def pixel(page: Any, x: float, y: float) -> tuple[int, int, int]:
+    """The colour the page shows at a point of the viewport, read from a screenshot."""
+    shot = base64.b64encode(page.screenshot(clip={"x": x, "y": y, "width": 1, "height": 1})).decode()
+    script = """async shot => {
+        const image = new Image();
+        image.src = "data:image/png;base64," + shot;
+        await image.decode();
+        const canvas = new OffscreenCanvas(1, 1), context = canvas.getContext("2d");
+        context.drawImage(image, 0, 0);
+        return Array.from(context.getImageData(0, 0, 1, 1).data.slice(0, 3));
+    }"""
+    return tuple(page.evaluate(script, shot))
+
+
+def test_pair_dots_are_red_top_left_for_banker_and_blue_bottom_right_for_player_whatever_won(
+    server: LiveServer, page: Any
+) -> None:
+    open_table(server, page, "pairs")
+    post_and_see(server, page, "pairs", {"player": ["9S", "KH"], "banker": ["4H", "4D"]})  # Player 9-8, banker pair
+    post_and_see(server, page, "pairs", {"player": ["2C", "2S"], "banker": ["9H", "KD"]})  # Banker 9-4, player pair
+    # The dots are markers of their own, painted in their own colour.
+    fills = page.evaluate("""() => ["pair-B", "pair-P"].map(kind => {
+        const dot = document.querySelector(`#mark-${kind} circle`);
+        return [getComputedStyle(dot).fill, dot.cx.baseVal.value, dot.cy.baseVal.value];
+    })""")
+    assert fills == [["rgb(217, 52, 43)", 3.5, 3.5], ["rgb(31, 111, 209)", 16.5, 16.5]]  # in a 20-unit cell
+    assert road_marks(page, "bead_plate", "pair-B") == [(0, 0)] and road_marks(page, "bead_plate", "pair-P") == [(0, 1)]
+    assert road_marks(page, "big_road", "pair-B") == [(0, 0)] and road_marks(page, "big_road", "pair-P") == [(1, 0)]
+
+    def at(road: str, x: float, y: float) -> tuple[int, int, int]:
+        """What the page paints at (x, y) in a road's units."""
+        point = page.evaluate(
+            """([road, x, y]) => {
+                const svg = document.getElementById(road), p = new DOMPoint(x, y).matrixTransform(svg.getScreenCTM());
+                return [p.x, p.y];
+            }""",
+            [f"road-{road}", x, y],
+        )
+        return pixel(page, *point)
+
+    def red(c: tuple[int, int, int]) -> bool:
+        return c[0] > 150 and c[1] < 110 and c[2] < 110
+
+    def blue(c: tuple[int, int, int]) -> bool:
+        return c[2] > 150 and c[0] < 110
+
+    # The Bead Plate: a blue Player bead (left of its letter) with a red dot at its top left;
+    # a red Banker bead below it with a blue dot at its bottom right.
+    assert blue(at("bead_plate", 4, 10)) and red(at("bead_plate", 3.5, 3.5))
+    assert red(at("bead_plate", 4, 30)) and blue(at("bead_plate", 16.5, 36.5))
+    # The Big Road: the same dots on the rings, a blue one and a red one.
+    assert blue(at("big_road", 10, 2.5)) and red(at("big_road", 3.5, 3.5))
+    assert red(at("big_road", 30, 2.5)) and blue(at("big_road", 36.5, 16.5))
+
+
+def test_hovering_a_road_mark_shows_its_round(server: LiveServer, page: Any) -> None:
+    open_table(server, page, "hover")
+    first = post_and_see(server, page, "hover", player_win(0))
+    post_and_see(server, page, "hover", banker_win(1))
+    box = page.locator("#road-bead_plate").bounding_box()
+    cell = box["height"] / 6
+    page.mouse.move(box["x"] + cell / 2, box["y"] + cell / 2)  # the first round's bead
+    page.wait_for_selector("#road-tip:visible", timeout=3000)
+    tip = page.locator("#road-tip").inner_text()
+    assert "Round 1" in tip and "Player wins" in tip and "Bead Plate" in tip.title()
+    assert first["id"] not in tip  # the round as the roads show it, not the whole record
+    page.mouse.move(box["x"] + cell * 5.5, box["y"] + cell * 5.5)  # an empty cell
+    page.wait_for_selector("#road-tip", state="hidden", timeout=3000)
+
+
+def test_a_live_history_keeps_showing_the_latest_20_rounds_as_rows_come(server: LiveServer, page: Any) -> None:
+    server.table("long", "Long")
+    server.post("long", "shoes")
+    for i in range(20):
+        server.post("long", "rounds", banker_win(i) if i % 2 else player_win(i))
+    page.goto(server.url + "/tables/long/")
+    page.wait_for_selector(LIVE)
+    assert history_rows(page) == [str(n) for n in range(20, 0, -1)]
+    post_and_see(server, page, "long", player_win(20))
+    post_and_see(server, page, "long", banker_win(21))
+    assert history_rows(page) == [str(n) for n in range(22, 2, -1)]
+    assert "The latest 20 of 22 rounds" in page.locator("#history").inner_text()

@@ -1,0 +1,283 @@
+"""What a round pushes to the pages of its table: to the pages that show the state pushed
+before, only what changed since, and little of it."""
+
+from __future__ import annotations
+
+import json
+import random
+from html.parser import HTMLParser
+
+import pytest
+from channels.db import database_sync_to_async
+from channels.layers import get_channel_layer
+from channels.testing import WebsocketCommunicator
+from django.contrib.auth.models import User
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from config.asgi import application
+from tables import fragments, selectors, services
+from tables.game.shoe import CutCardRule, Shoe
+from tables.models import Round, Table
+from tests.road_marks import marks
+
+SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}  # Player 9-3
+BANKER = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}  # Banker natural 9-5
+TIE = {"player": ["2C", "5C"], "banker": ["3D", "4D"]}  # 7-7
+
+
+class TopLevel(HTMLParser):
+    """The top-level elements of a push, the ones htmx swaps in: (tag, attributes)."""
+
+    VOID = {"br", "img", "input", "meta", "link", "hr", "wbr"}
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.depth, self.elements = 0, []
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.depth == 0:
+            self.elements.append((tag, dict(attrs)))
+        if tag not in self.VOID:
+            self.depth += 1
+
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
+        if self.depth == 0:
+            self.elements.append((tag, dict(attrs)))
+
+    def handle_endtag(self, tag: str) -> None:
+        self.depth -= 1
+
+
+def top_level(html: str) -> list[tuple[str, dict[str, str | None]]]:
+    return TopLevel(html).elements
+
+
+def seeded_shoe() -> Shoe:
+    """A shuffled 8-deck shoe, the same every run, that lasts 83 rounds."""
+    return Shoe.shuffled(decks=8, rule=CutCardRule.LAST_ROUND, rng=random.Random(1), cut_depth=6, cut_jitter=0)
+
+
+def dealt(table: Table, shoe: Shoe, count: int) -> list[Round]:
+    """``count`` real rounds of ``shoe``, dealt by the rules."""
+    rounds = []
+    for _ in range(count):
+        outcome = shoe.deal()
+        cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
+        rounds.append(services.round_record(table=table, **cards, dealer="Anna").round)
+    return rounds
+
+
+def win(winner: str, i: int) -> dict[str, list[str]]:
+    """Two-card naturals for ``winner`` ("B" or "P"), their suits turning with ``i`` so
+    that a long run of them never deals a card more often than 8 decks hold it."""
+    a, b, zero = "SHDC"[i % 4], "SHDC"[(i + i // 4) % 4], "TJQK"[i // 16 % 4]
+    low, high = {"player": [f"2{a}", f"3{b}"], "banker": [f"9{b}", f"{zero}{a}"]}.values()  # 5 against 9
+    return {"player": low, "banker": high} if winner == "B" else {"player": high, "banker": low}
+
+
+def state(table: Table) -> tuple[object, str]:
+    shoe = selectors.shoe_find(table=table, which="current")
+    return shoe, selectors.table_version(shoe)
+
+
+def record(table: Table, cards: dict[str, list[str]]) -> Round:
+    return services.round_record(table=table, **cards).round
+
+
+def test_a_round_pushes_at_most_10_kib_to_a_page_showing_an_80_round_shoe_and_3_kib_a_lobby_card(baccarat_1) -> None:
+    table, _ = baccarat_1
+    table.limits = {"player": [10, 5000], "banker": [10, 5000], "tie": [5, 500]}
+    table.save()
+    services.shoe_start(table=table)
+    cards = seeded_shoe()
+    services.round_odds_compute(round_pk=dealt(table, cards, 80)[-1].pk)  # every round's odds, as pages saw them
+    _, since = state(table)
+    [last] = dealt(table, cards, 1)  # round 81, pushed while its odds are computed
+    shoe, version = state(table)
+    delta = fragments.table_push_html(table, shoe, version, since=since)
+    assert 'data-since="1:80:0:80"' in delta and 'id="history"' not in delta  # a delta, not the whole part
+    assert len(delta.encode()) <= 10 * 1024
+    whole = fragments.table_push_html(table, shoe, version, since=None)
+    assert 'id="history"' in whole and len(whole.encode()) <= 32 * 1024  # a resync: 69 KiB before
+    services.round_odds_compute(round_pk=last.pk)
+    assert len(fragments.table_odds_html(table).encode()) <= 8 * 1024  # 9.4 KiB before
+    for card in fragments.lobby_cards_html():
+        assert len(card.encode()) <= 3 * 1024
+
+
+def test_a_delta_names_its_state_first_and_adds_the_rounds_rows_and_road_marks(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    record(table, SEED)
+    record(table, SEED)
+    _, since = state(table)
+    new = record(table, BANKER)
+    shoe, version = state(table)
+    delta = fragments.table_push_html(table, shoe, version, since=since)
+    elements = top_level(delta)
+    # Every element names the state it brings the page to, and the state it starts from.
+    assert all((attrs["data-version"], attrs["data-since"]) == (version, since) for _, attrs in elements)
+    assert elements[0][1]["id"] == "game-info"  # where a client looks for the state a push shows
+    rows = elements[1]
+    assert rows == ("template", rows[1]) and rows[1]["hx-swap-oob"] == "afterbegin:#history-rows"
+    assert delta.count("<tr") == 1 and new.round_id in delta
+    bead = next(attrs for tag, attrs in elements if attrs.get("hx-swap-oob") == "beforeend:#marks-bead_plate")
+    assert "data-view" not in bead
+    assert marks(delta, "bead-B") == [(0, 2)] and marks(delta, "ring-B") == [(1, 0)] and not marks(delta, "bead-P")
+    ids = [attrs.get("id") for _, attrs in elements]
+    assert {"last-round", "stats", "odds-pending", "history-more"} <= set(ids)
+    assert "computing round 3" in delta  # its odds come in a push of their own
+
+
+def test_a_delta_moves_a_roads_view_with_the_marks_it_adds(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    for i in range(13):  # alternating: a column of the Big Road each
+        record(table, win("BP"[i % 2], i))
+    _, since = state(table)
+    record(table, win("P", 13))  # a 14th round: the Bead Plate's 3rd column, no move
+    shoe, version = state(table)
+    delta = fragments.table_push_html(table, shoe, version, since=since)
+    assert 'hx-swap-oob="beforeend:#marks-bead_plate"' in delta and 'data-view="0 0 280 120"' not in delta
+    for i in range(14, 30):
+        since = version
+        record(table, win("BP"[i % 2], i))
+        shoe, version = state(table)
+    delta = fragments.table_push_html(table, shoe, version, since=since)
+    # 30 columns of Big Road: the 30th and the empty one after it need the view moved by one.
+    assert 'hx-swap-oob="beforeend:#marks-big_road" ' + f'data-version="{version}" data-since="{since}"' in delta
+    assert 'data-view="20 0 600 120"' in delta
+
+
+def test_a_delta_draws_a_road_again_when_a_round_changes_a_mark_it_has(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    for cards in (SEED, TIE, TIE):
+        record(table, cards)
+    _, since = state(table)
+    record(table, TIE)  # a third tie: the count on the Player's ring goes from 2 to 3
+    shoe, version = state(table)
+    delta = fragments.table_push_html(table, shoe, version, since=since)
+    big = next(attrs for tag, attrs in top_level(delta) if attrs.get("id") == "road-big_road")
+    assert (big["data-version"], big["data-since"]) == (version, since)
+    assert '<text class="ties" x="10" y="13.5">3</text>' in delta and "#marks-big_road" not in delta
+
+
+def test_pages_get_the_whole_live_part_after_a_void_a_new_shoe_or_from_a_state_a_delta_cannot_start_from(
+    baccarat_1,
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    _, empty = state(table)
+    first = record(table, SEED)
+    _, one = state(table)
+    record(table, BANKER)
+    shoe, version = state(table)
+
+    def whole(since: str | None) -> bool:
+        html = fragments.table_push_html(table, shoe, version, since=since)
+        return 'id="history"' in html and "data-since" not in html
+
+    assert not whole(one)
+    assert whole(None) and whole("not a version") and whole(version)  # nothing to start from, or nothing new
+    assert whole(empty)  # a page with no round yet says so in its history: it gets the rows whole
+    assert whole("2:1:0:1")  # another shoe
+    reviewer = User.objects.create_user("reviewer", is_staff=True)
+    services.round_void(round_=first, reason="scanner fault", user=reviewer)
+    shoe, version = state(table)
+    assert whole(one)  # the void changes a round the page shows
+    services.shoe_start(table=table)
+    shoe, version = state(table)
+    assert whole(one)
+
+
+def test_a_page_is_sent_the_rounds_of_one_shoe_only_up_to_the_rows_its_history_shows(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    record(table, SEED)
+    _, since = state(table)
+    for i in range(fragments.HISTORY_ROWS):
+        record(table, win("B", i))
+    shoe, version = state(table)
+    assert "data-since" in fragments.table_push_html(table, shoe, version, since=since)
+    record(table, win("P", 0))
+    shoe, version = state(table)
+    assert "data-since" not in fragments.table_push_html(table, shoe, version, since=since)
+
+
+ORIGIN = [(b"origin", b"http://127.0.0.1")]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_an_open_page_gets_the_whole_part_then_the_changes_of_each_round() -> None:
+    await get_channel_layer().flush()
+    table = await database_sync_to_async(lambda: services.table_create(slug="baccarat-1", name="Baccarat 1")[0])()
+    await database_sync_to_async(services.shoe_start)(table=table)
+    page = WebsocketCommunicator(application, "/ws/tables/baccarat-1/", headers=ORIGIN)
+    assert (await page.connect())[0]
+    await database_sync_to_async(record)(table, SEED)
+    first, first_odds = await page.receive_from(timeout=5), await page.receive_from(timeout=5)
+    assert 'id="history"' in first and "data-since" not in first  # from a page with no round: whole
+    assert 'id="odds"' in first_odds and 'id="history"' not in first_odds
+    await database_sync_to_async(record)(table, BANKER)
+    second = await page.receive_from(timeout=5)
+    assert 'data-since="1:1:0:0"' in second and 'id="history"' not in second  # since the round's push
+    # A page that missed it asks for what it lacks, and gets the whole part.
+    await page.send_to(text_data=json.dumps({"have": {"baccarat-1": "1:1:0:1"}}))
+    while "data-since" in (resync := await page.receive_from(timeout=5)) or 'id="history"' not in resync:
+        pass  # the odds of round 2 may come first
+    assert 'id="history"' in resync
+    await page.disconnect()
+
+
+def test_a_delta_reads_the_database_a_fixed_number_of_times_for_any_shoe_length(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    record(table, SEED)
+
+    def queries() -> int:
+        _, since = state(table)
+        record(table, win("P", len(Round.objects.all())))
+        shoe, version = state(table)
+        with CaptureQueriesContext(connection) as delta:
+            assert "data-since" in fragments.table_push_html(table, shoe, version, since=since)
+        return len(delta)
+
+    short = queries()
+    for i in range(12):
+        record(table, win("B", i))
+    assert queries() == short
+
+
+def test_an_odds_push_reads_the_database_a_fixed_number_of_times_for_any_shoe_length(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+
+    cards = seeded_shoe()
+
+    def queries() -> int:
+        services.round_odds_compute(round_pk=dealt(table, cards, 1)[-1].pk)
+        with CaptureQueriesContext(connection) as odds:
+            assert 'id="odds"' in fragments.table_odds_html(table)
+        return len(odds)
+
+    assert queries() == 2, "the shoe and its rounds: no round's ID, nor the version, read again"
+    dealt(table, cards, 12)
+    assert queries() == 2
+
+
+def test_the_version_of_loaded_rounds_is_the_version_the_database_gives(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    cards = seeded_shoe()
+    rounds = dealt(table, cards, 5)
+    services.round_odds_compute(round_pk=rounds[2].pk)
+    dealt(table, cards, 2)
+    services.round_void(round_=rounds[1], reason="card dropped", user=None)
+    shoe = selectors.shoe_find(table=table, which="current")
+    odds_after = max(r.number for r in shoe.rounds.all() if r.odds is not None)
+    expected = f"1:7:1:{odds_after}"  # shoe 1, 7 rounds, 1 voided, the last with its odds stored
+    assert selectors.table_version_of(shoe, list(shoe.rounds.all())) == selectors.table_version(shoe) == expected
