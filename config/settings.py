@@ -148,8 +148,10 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # Behind a TLS-terminating reverse proxy (HTTPS=true): secure cookies, HSTS, redirects to
-# https, and the proxy's X-Forwarded-Proto trusted. `manage.py check --deploy` is clean.
-if env_bool("HTTPS"):
+# https, and the proxy's X-Forwarded-Proto trusted.
+# `manage.py check --deploy` is clean.
+HTTPS = env_bool("HTTPS")
+if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
@@ -175,6 +177,9 @@ TASKS_INLINE = env_bool("TASKS_INLINE")
 REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
 REVIEW_REFRESH_SECONDS = float(env("REVIEW_REFRESH_SECONDS", "600"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
+
+# The ingest API: a round's body is about 100 bytes; larger bodies get 413.
+API_MAX_BODY_BYTES = int(env("API_MAX_BODY_BYTES", "16384"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -18,7 +18,7 @@ from .game.bets import Paytable, results_to_data, settle_bets
 from .game.cards import Card, pack_cards, unpack_cards
 from .game.odds import Composition, CompositionError, ShoeOdds, shoe_odds
 from .game.outcome import RoundOutcome
-from .game.validation import check_shoe_counts, validate_round
+from .game.validation import check_name, check_shoe_counts, validate_round
 from .live.jobs import enqueue
 from .models import Round, Shoe, Table, token_digest
 
@@ -117,6 +117,8 @@ def round_record(
     or the shoe forbid, and :class:`NoOpenShoeError`.
     """
     outcome = validate_round(player, banker)  # before any lock: bad input changes nothing
+    if dealer is not None:
+        check_name("dealer", dealer)
     try:
         return _round_insert(table=table, outcome=outcome, number=number, dealer=dealer)
     except IntegrityError:
