@@ -148,7 +148,7 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # Behind a TLS-terminating reverse proxy (HTTPS=true): secure cookies, HSTS, redirects to
-# https, and the proxy's X-Forwarded-Proto trusted.
+# https, and the proxy's X-Forwarded-Proto (and X-Real-IP, the client's address) trusted.
 # `manage.py check --deploy` is clean.
 HTTPS = env_bool("HTTPS")
 if HTTPS:
@@ -178,8 +178,12 @@ REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
 REVIEW_REFRESH_SECONDS = float(env("REVIEW_REFRESH_SECONDS", "600"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
 
-# The ingest API: a round's body is about 100 bytes; larger bodies get 413.
+# The ingest API: a round's body is about 100 bytes; larger bodies get 413 unread. A
+# client address with more than AUTH_FAILURES_LIMIT failed authentications in a window
+# of AUTH_FAILURES_WINDOW seconds gets 429 (a right token is never refused).
 API_MAX_BODY_BYTES = int(env("API_MAX_BODY_BYTES", "16384"))
+AUTH_FAILURES_LIMIT = int(env("AUTH_FAILURES_LIMIT", "20"))
+AUTH_FAILURES_WINDOW = float(env("AUTH_FAILURES_WINDOW", "60"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+import math
 import re
 from typing import Annotated, Any
 
@@ -21,6 +22,7 @@ from pydantic import ConfigDict, StrictInt, StrictStr, StringConstraints, WithJs
 from roads import selectors as road_selectors
 
 from . import selectors, services
+from .auth_failures import client_address, failures
 from .game.cards import CODE_PATTERN
 from .game.validation import IllegalRoundError
 from .models import Table
@@ -143,6 +145,15 @@ def _illegal_round(request: HttpRequest, exc: IllegalRoundError) -> HttpResponse
 
 @api.exception_handler(AuthenticationError)
 def _unauthorized(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    """401, or 429 once the client's address has failed too often (:mod:`.auth_failures`).
+    A right token never gets here."""
+    wait = failures.failed(client_address(request))
+    if wait is not None:
+        response = error_response(
+            request, 429, "too many failed authentications from this address: wait and check the token", "Authorization"
+        )
+        response["Retry-After"] = str(max(1, math.ceil(wait)))
+        return response
     response = error_response(
         request, 401, "missing or wrong token: send 'Authorization: Bearer <token>' for this table", "Authorization"
     )
