@@ -178,6 +178,10 @@ REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
 REVIEW_REFRESH_SECONDS = float(env("REVIEW_REFRESH_SECONDS", "600"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
 
+# Messages (the admin's "new ingest token" among them) are kept in the server-side session,
+# never in a cookie: Django's cookie storage signs messages but does not encrypt them.
+MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+
 # The ingest API: a round's body is about 100 bytes; larger bodies get 413 unread. A
 # client address with more than AUTH_FAILURES_LIMIT failed authentications in a window
 # of AUTH_FAILURES_WINDOW seconds gets 429 (a right token is never refused).
