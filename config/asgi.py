@@ -16,10 +16,10 @@ django_asgi_app = get_asgi_application()  # sets Django up before anything below
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.heap import FreezeHeapAtStartup  # noqa: E402
+from config.origins import SameOriginValidator  # noqa: E402
 from tables.live.lifespan import ServerLifespan  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 from tables.simulator import deal_forever  # noqa: E402
@@ -31,7 +31,7 @@ def build_application(*, simulate_interval: float) -> FreezeHeapAtStartup:
     routes = ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
     deal = simulate_interval > 0 and not settings.CELERY_BROKER_URL
