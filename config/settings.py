@@ -177,6 +177,10 @@ TASKS_INLINE = env_bool("TASKS_INLINE")
 REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
 REVIEW_REFRESH_SECONDS = float(env("REVIEW_REFRESH_SECONDS", "600"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
+# Rounds whose odds job was lost (a killed server, a broker that lost its queue) are found
+# and computed this often: by beat with a broker, else by the ASGI server (and at its
+# start). A round is taken as lost once it has waited this long.
+ODDS_SWEEP_SECONDS = float(env("ODDS_SWEEP_SECONDS", "60"))
 
 # Messages (the admin's "new ingest token" among them) are kept in the server-side session,
 # never in a cookie: Django's cookie storage signs messages but does not encrypt them.
@@ -233,6 +237,7 @@ SIMULATE_INTERVAL = float(env("SIMULATE_INTERVAL", "0"))
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "review-reports": {"task": "tables.tasks.review_reports_refresh", "schedule": REVIEW_REFRESH_SECONDS},
     "lobby-cards": {"task": "tables.tasks.lobby_cards_render", "schedule": LOBBY_CARDS_SECONDS},
+    "odds-sweep": {"task": "tables.tasks.rounds_without_odds_compute", "schedule": ODDS_SWEEP_SECONDS},
 }
 if SIMULATE_INTERVAL > 0 and CELERY_BROKER_URL:
     CELERY_BEAT_SCHEDULE["simulate-tables"] = {"task": "tables.tasks.simulate_tables", "schedule": SIMULATE_INTERVAL}
