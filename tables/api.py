@@ -30,7 +30,8 @@ from .models import Table
 log = logging.getLogger(__name__)
 
 MAX_ERRORS = 10  # a 422 names at most this many problems: a bad body never makes a bigger answer
-LARGEST_INTEGER = 10**18  # numbers in a body: anything longer is refused before it is read as one
+LARGEST_INTEGER = 10**18  # the largest round number the schema allows (any beyond the next is a 409)
+MAX_DIGITS = 30  # integers in a body: longer ones are refused before they are read
 LARGEST_SHOE = 999_999_999  # shoe numbers in paths and queries (stored as integers)
 
 
@@ -46,8 +47,10 @@ class BodyError(Exception):
 
 
 def _json_int(text: str) -> int:
-    if len(text.lstrip("-")) > 18:
-        raise BodyError(422, "malformed JSON: a number in the body has more than 18 digits")
+    """No field takes a number near this long; Python refuses to read past 4,300 digits,
+    with a message about its own internals."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise BodyError(422, f"malformed JSON: a number in the body has more than {MAX_DIGITS} digits")
     return int(text)
 
 
