@@ -16,26 +16,31 @@ django_asgi_app = get_asgi_application()  # sets Django up before anything below
 
 from channels.auth import AuthMiddlewareStack  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
-from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.heap import FreezeHeapAtStartup  # noqa: E402
+from config.origins import SameOriginValidator  # noqa: E402
 from tables.live.lifespan import ServerLifespan  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 from tables.simulator import deal_forever  # noqa: E402
+from tables.sweeps import odds_sweep_forever  # noqa: E402
 
 
 def build_application(*, simulate_interval: float) -> FreezeHeapAtStartup:
     """The server's application; demo tables deal every ``simulate_interval`` seconds in
-    this process when it is positive (with a broker, Celery beat deals them instead)."""
+    this process when it is positive, and rounds whose odds job was lost get their odds
+    at start-up and every ``ODDS_SWEEP_SECONDS`` (with a broker, Celery beat does both)."""
     routes = ProtocolTypeRouter(
         {
             "http": django_asgi_app,
-            "websocket": AllowedHostsOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
+            "websocket": SameOriginValidator(AuthMiddlewareStack(URLRouter(websocket_urlpatterns))),
         }
     )
-    deal = simulate_interval > 0 and not settings.CELERY_BROKER_URL
-    background = [functools.partial(deal_forever, simulate_interval)] if deal else []
+    background = []
+    if not settings.CELERY_BROKER_URL:
+        background.append(functools.partial(odds_sweep_forever, settings.ODDS_SWEEP_SECONDS))
+        if simulate_interval > 0:
+            background.append(functools.partial(deal_forever, simulate_interval))
     return FreezeHeapAtStartup(ServerLifespan(routes, background=background))
 
 

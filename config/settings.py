@@ -148,8 +148,10 @@ else:
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
 
 # Behind a TLS-terminating reverse proxy (HTTPS=true): secure cookies, HSTS, redirects to
-# https, and the proxy's X-Forwarded-Proto trusted. `manage.py check --deploy` is clean.
-if env_bool("HTTPS"):
+# https, and the proxy's X-Forwarded-Proto (and X-Real-IP, the client's address) trusted.
+# `manage.py check --deploy` is clean.
+HTTPS = env_bool("HTTPS")
+if HTTPS:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
     SECURE_SSL_REDIRECT = True
     SESSION_COOKIE_SECURE = CSRF_COOKIE_SECURE = True
@@ -175,6 +177,21 @@ TASKS_INLINE = env_bool("TASKS_INLINE")
 REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
 REVIEW_REFRESH_SECONDS = float(env("REVIEW_REFRESH_SECONDS", "600"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
+# Rounds whose odds job was lost (a killed server, a broker that lost its queue) are found
+# and computed this often: by beat with a broker, else by the ASGI server (and at its
+# start). A round is taken as lost once it has waited this long.
+ODDS_SWEEP_SECONDS = float(env("ODDS_SWEEP_SECONDS", "60"))
+
+# Messages (the admin's "new ingest token" among them) are kept in the server-side session,
+# never in a cookie: Django's cookie storage signs messages but does not encrypt them.
+MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
+
+# The ingest API: a round's body is about 100 bytes; larger bodies get 413 unread. A
+# client address with more than AUTH_FAILURES_LIMIT failed authentications in a window
+# of AUTH_FAILURES_WINDOW seconds gets 429 (a right token is never refused).
+API_MAX_BODY_BYTES = int(env("API_MAX_BODY_BYTES", "16384"))
+AUTH_FAILURES_LIMIT = int(env("AUTH_FAILURES_LIMIT", "20"))
+AUTH_FAILURES_WINDOW = float(env("AUTH_FAILURES_WINDOW", "60"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -220,6 +237,7 @@ SIMULATE_INTERVAL = float(env("SIMULATE_INTERVAL", "0"))
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "review-reports": {"task": "tables.tasks.review_reports_refresh", "schedule": REVIEW_REFRESH_SECONDS},
     "lobby-cards": {"task": "tables.tasks.lobby_cards_render", "schedule": LOBBY_CARDS_SECONDS},
+    "odds-sweep": {"task": "tables.tasks.rounds_without_odds_compute", "schedule": ODDS_SWEEP_SECONDS},
 }
 if SIMULATE_INTERVAL > 0 and CELERY_BROKER_URL:
     CELERY_BEAT_SCHEDULE["simulate-tables"] = {"task": "tables.tasks.simulate_tables", "schedule": SIMULATE_INTERVAL}

@@ -2,29 +2,102 @@
 
 from __future__ import annotations
 
+import json
 import logging
-from typing import Any
+import math
+import re
+from typing import Annotated, Any
 
+from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
-from django.http import Http404, HttpRequest, HttpResponse
-from ninja import Field, NinjaAPI, Schema, Status
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.views import defaults
+from ninja import Field, NinjaAPI, Path, Query, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
+from ninja.parser import Parser
 from ninja.security import HttpBearer
-from pydantic import ConfigDict
+from pydantic import ConfigDict, StrictInt, StrictStr, StringConstraints, WithJsonSchema
 
 from roads import selectors as road_selectors
 
 from . import selectors, services
+from .auth_failures import client_address, failures
+from .game.cards import CODE_PATTERN
 from .game.validation import IllegalRoundError
 from .models import Table
 
 log = logging.getLogger(__name__)
 
+MAX_ERRORS = 10  # a 422 names at most this many problems: a bad body never makes a bigger answer
+LARGEST_INTEGER = 10**18  # the largest round number the schema allows (any beyond the next is a 409)
+MAX_DIGITS = 30  # integers in a body: longer ones are refused before they are read
+LARGEST_SHOE = 999_999_999  # shoe numbers in paths and queries (stored as integers)
+
+
+# --- Bodies: JSON text in UTF-8, sent as JSON, small -------------------------------------
+
+
+class BodyError(Exception):
+    """A request body the API refuses before reading any field of it."""
+
+    def __init__(self, status: int, message: str) -> None:
+        super().__init__(message)
+        self.status, self.message = status, message
+
+
+def _json_int(text: str) -> int:
+    """No field takes a number near this long; Python refuses to read past 4,300 digits,
+    with a message about its own internals."""
+    if len(text.lstrip("-")) > MAX_DIGITS:
+        raise BodyError(422, f"malformed JSON: a number in the body has more than {MAX_DIGITS} digits")
+    return int(text)
+
+
+def _no_constant(name: str) -> None:
+    raise BodyError(422, f"malformed JSON: {name} is not a JSON number")
+
+
+class JsonBody(Parser):
+    """The API's request bodies: ``Content-Type: application/json``, UTF-8, at most
+    ``API_MAX_BODY_BYTES``, and JSON as RFC 8259 has it (no NaN, no Infinity). The
+    standard parser also read UTF-16 and any media type."""
+
+    def parse_body(self, request: HttpRequest) -> Any:
+        media = request.content_type or ""
+        if media != "application/json" and not (media.startswith("application/") and media.endswith("+json")):
+            raise BodyError(415, "send the body as JSON, with 'Content-Type: application/json'")
+        if (request.content_params or {}).get("charset", "utf-8").lower() not in ("utf-8", "utf8"):
+            raise BodyError(415, "send the body as JSON in UTF-8 ('Content-Type: application/json; charset=utf-8')")
+        body = request.body
+        if len(body) > settings.API_MAX_BODY_BYTES:
+            raise BodyError(413, _too_large())
+        try:
+            text = body.decode("utf-8")
+        except UnicodeDecodeError as error:
+            raise BodyError(422, f"malformed JSON: the body is not UTF-8 text (byte {error.start + 1})") from None
+        try:
+            return json.loads(text, parse_int=_json_int, parse_constant=_no_constant)
+        except json.JSONDecodeError as error:
+            where = f"line {error.lineno}, column {error.colno}"
+            raise BodyError(422, f"malformed JSON: {error.msg[:1].lower()}{error.msg[1:]} at {where}") from None
+        except RecursionError:
+            raise BodyError(422, "malformed JSON: the body is nested too deeply") from None
+
+
+def _too_large() -> str:
+    return f"the body is larger than {settings.API_MAX_BODY_BYTES} bytes: a round's body is about 100 bytes"
+
+
 api = NinjaAPI(
     title="Baccarat roads dashboard API",
     version="1",
-    description="Dealer systems post rounds with their table's Bearer token; reads are public.",
+    description=(
+        "Dealer systems post rounds with their table's Bearer token; reads are public. Every error is "
+        '`{"errors": [{"field": ..., "message": ...}]}`.'
+    ),
     urls_namespace="api",
+    parser=JsonBody(),
 )
 
 
@@ -53,20 +126,37 @@ def _field_path(loc: tuple[Any, ...]) -> str:
     return path
 
 
+def _bounded(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """At most :data:`MAX_ERRORS` errors, the last saying how many more there were."""
+    if len(errors) <= MAX_ERRORS:
+        return errors
+    more = len(errors) - (MAX_ERRORS - 1)
+    return [*errors[: MAX_ERRORS - 1], {"field": None, "message": f"and {more} more errors"}]
+
+
 @api.exception_handler(ValidationError)
 def _validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     errors = [{"field": _field_path(tuple(e.get("loc", ()))), "message": e.get("msg", "invalid")} for e in exc.errors]
-    return api.create_response(request, {"errors": errors}, status=422)
+    return api.create_response(request, {"errors": _bounded(errors)}, status=422)
 
 
 @api.exception_handler(IllegalRoundError)
 def _illegal_round(request: HttpRequest, exc: IllegalRoundError) -> HttpResponse:
     errors = [{"field": e.field, "message": e.message} for e in exc.errors]
-    return api.create_response(request, {"errors": errors}, status=422)
+    return api.create_response(request, {"errors": _bounded(errors)}, status=422)
 
 
 @api.exception_handler(AuthenticationError)
 def _unauthorized(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
+    """401, or 429 once the client's address has failed too often (:mod:`.auth_failures`).
+    A right token never gets here."""
+    wait = failures.failed(client_address(request))
+    if wait is not None:
+        response = error_response(
+            request, 429, "too many failed authentications from this address: wait and check the token", "Authorization"
+        )
+        response["Retry-After"] = str(max(1, math.ceil(wait)))
+        return response
     response = error_response(
         request, 401, "missing or wrong token: send 'Authorization: Bearer <token>' for this table", "Authorization"
     )
@@ -76,9 +166,17 @@ def _unauthorized(request: HttpRequest, exc: AuthenticationError) -> HttpRespons
 
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
-    if isinstance(exc.__cause__, ValueError):  # the body is not JSON
-        return error_response(request, 422, f"malformed JSON: {exc.__cause__}", "body")
+    if isinstance(exc.__cause__, BodyError):  # ninja wraps what the parser raises
+        return error_response(request, exc.__cause__.status, exc.__cause__.message, "body")
+    if exc.__cause__ is not None:
+        log.warning("unreadable body for %s %s", request.method, request.path, exc_info=exc.__cause__)
+        return error_response(request, 400, "the body could not be read", "body")
     return error_response(request, exc.status_code, str(exc))
+
+
+@api.exception_handler(RequestDataTooBig)
+def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    return error_response(request, 413, _too_large(), "body")
 
 
 @api.exception_handler(Http404)
@@ -107,10 +205,59 @@ def _database_unavailable(request: HttpRequest, exc: OperationalError | Interfac
     return response
 
 
+@api.exception_handler(Exception)
+def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
+    """A bug: logged with its traceback; the client gets the documented shape, and no
+    Python internals."""
+    log.error("%s %s failed", request.method, request.path, exc_info=exc)
+    return error_response(request, 500, _SERVER_ERROR)
+
+
+_SERVER_ERROR = "the server failed to handle the request; a round sent with its number can be sent again safely"
+
+
+# --- Django's own error pages, for requests that never reach an API operation (no such
+# URL, a Host header not allowed, a body over Django's limit): JSON under /api/ too.
+
+
+def _api_path(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def bad_request(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not _api_path(request):
+        return defaults.bad_request(request, exception)
+    if isinstance(exception, RequestDataTooBig):
+        return _json_errors(413, _too_large(), "body")
+    return _json_errors(400, "the request was refused before the API read it (a malformed request or Host header)")
+
+
+def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    if not _api_path(request):
+        return defaults.page_not_found(request, exception)
+    return _json_errors(404, "no such API path: see /api/docs")
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    if not _api_path(request):
+        return defaults.server_error(request)
+    return _json_errors(500, _SERVER_ERROR)
+
+
+def _json_errors(status: int, message: str, field: str | None = None) -> JsonResponse:
+    errors = {"errors": [{"field": field, "message": message}]}
+    return JsonResponse(errors, status=status, content_type="application/json; charset=utf-8")
+
+
 # --- Auth: one token per table ---------------------------------------------------------
 
 
+SLUG = re.compile(r"[-a-zA-Z0-9_]{1,40}")
+
+
 def _table(slug: str) -> Table:
+    if not SLUG.fullmatch(slug):  # no table has it; and PostgreSQL would refuse a NUL in a query
+        raise Http404(f"no table {slug[:40]!r}")
     try:
         return Table.objects.get(slug=slug)
     except Table.DoesNotExist:
@@ -135,13 +282,29 @@ class TableToken(HttpBearer):
 # --- Schemas ---------------------------------------------------------------------------
 
 
-class RoundIn(Schema):
-    model_config = ConfigDict(extra="forbid")
+# A card code: validated by the rules core (its message names the card); the pattern
+# tells clients and schema-driven tools what a code is.
+CardCode = Annotated[StrictStr, StringConstraints(max_length=3), Field(json_schema_extra={"pattern": CODE_PATTERN})]
+# Printable text: no control character (U+0000-U+001F, U+007F-U+009F); the rules core
+# checks it (unpaired surrogates too), on every database alike.
+PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
+DealerName = Annotated[StrictStr, StringConstraints(max_length=80), Field(json_schema_extra={"pattern": PRINTABLE})]
 
-    player: list[str] = Field(description="Player's cards in dealing order, e.g. ['AH', '5S', 'KD'].")
-    banker: list[str] = Field(description="Banker's cards in dealing order.")
-    round: int | None = Field(None, ge=1, description="Number of the round in the current shoe; the next when absent.")
-    dealer: str | None = Field(None, max_length=80, description="Dealer on the table now.")
+
+class RoundIn(Schema):
+    """Strict: card codes are strings, the round number an integer (not ``true``, ``"9"``
+    or ``9.0``), and nothing else is accepted."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    player: list[CardCode] = Field(
+        min_length=2, max_length=3, description="Player's cards in dealing order, e.g. ['AH', '5S', 'KD']."
+    )
+    banker: list[CardCode] = Field(min_length=2, max_length=3, description="Banker's cards in dealing order.")
+    round: StrictInt | None = Field(
+        None, ge=1, le=LARGEST_INTEGER, description="Number of the round in the current shoe; the next when absent."
+    )
+    dealer: DealerName | None = Field(None, description="Dealer on the table now.")
 
 
 class BetOut(Schema):
@@ -197,13 +360,20 @@ class RoundsOut(Schema):
 
 
 # --- Endpoints -------------------------------------------------------------------------
+# Each lists every status it can answer. 400 comes from Django before an operation runs
+# (a Host header not allowed); 503 from any operation while the database is down.
+
+READ_ERRORS: dict[int, Any] = {400: ErrorsOut, 404: ErrorsOut, 500: ErrorsOut, 503: ErrorsOut}
+WRITE_ERRORS: dict[int, Any] = {**READ_ERRORS, 401: ErrorsOut, 429: ErrorsOut}
+BODY_ERRORS: dict[int, Any] = {**WRITE_ERRORS, 409: ErrorsOut, 413: ErrorsOut, 415: ErrorsOut, 422: ErrorsOut}
 
 
 @api.post(
     "/tables/{slug}/shoes",
     auth=TableToken(),
-    response={201: ShoeEnvelope, 401: ErrorsOut, 404: ErrorsOut, 503: ErrorsOut},
+    response={201: ShoeEnvelope, **WRITE_ERRORS},
     summary="Start a new shoe (ends the open one)",
+    description="401 for a missing or wrong token, 429 (with Retry-After) after too many of those from one address.",
 )
 def shoe_create(request: TableRequest, slug: str) -> Status[dict[str, Any]]:
     shoe = services.shoe_start(table=request.auth)
@@ -213,20 +383,14 @@ def shoe_create(request: TableRequest, slug: str) -> Status[dict[str, Any]]:
 @api.post(
     "/tables/{slug}/rounds",
     auth=TableToken(),
-    response={
-        200: RoundEnvelope,
-        201: RoundEnvelope,
-        401: ErrorsOut,
-        404: ErrorsOut,
-        409: ErrorsOut,
-        422: ErrorsOut,
-        503: ErrorsOut,
-    },
+    response={200: RoundEnvelope, 201: RoundEnvelope, **BODY_ERRORS},
     summary="Record a round",
     description=(
         "201 with the round; 200 with the same body when an identical round is replayed; "
         "409 when no shoe is open or the number is not the next one or was recorded with other cards; "
-        "422 for any invalid input, naming the field."
+        "422 for any invalid input, naming the field; 413 for a body over the size limit; "
+        "415 for a body not sent as JSON in UTF-8; 401 for a missing or wrong token, and 429 "
+        "(with Retry-After) after too many of those from one address."
     ),
 )
 def round_create(request: TableRequest, slug: str, payload: RoundIn) -> Status[dict[str, Any]]:
@@ -236,25 +400,40 @@ def round_create(request: TableRequest, slug: str, payload: RoundIn) -> Status[d
     return Status(201 if recorded.created else 200, {"round": selectors.round_to_data(recorded.round)})
 
 
-@api.get("/tables/{slug}/roads", response={200: dict, 404: ErrorsOut}, summary="Roads of the current shoe")
+@api.get("/tables/{slug}/roads", response={200: dict, **READ_ERRORS}, summary="Roads of the current shoe")
 def roads_current(request: HttpRequest, slug: str) -> Status[dict[str, Any]]:
     shoe = selectors.shoe_find(table=_table(slug), which="current")
     return Status(200, road_selectors.shoe_roads(shoe=shoe).roads.to_data())
 
 
-@api.get("/tables/{slug}/shoes/{number}/roads", response={200: dict, 404: ErrorsOut}, summary="Roads of a shoe")
-def roads_of_shoe(request: HttpRequest, slug: str, number: int) -> Status[dict[str, Any]]:
+@api.get(
+    "/tables/{slug}/shoes/{number}/roads",
+    response={200: dict, **READ_ERRORS, 422: ErrorsOut},
+    summary="Roads of a shoe",
+)
+def roads_of_shoe(
+    request: HttpRequest, slug: str, number: int = Path(..., ge=1, le=LARGEST_SHOE)
+) -> Status[dict[str, Any]]:
     shoe = selectors.shoe_find(table=_table(slug), which=str(number))
     if shoe is None:
         raise Http404(f"table {slug!r} has no shoe {number}")
     return Status(200, road_selectors.shoe_roads(shoe=shoe).roads.to_data())
 
 
+SHOE_QUERY = re.compile(r"current|[1-9][0-9]{0,8}")
+
+
 @api.get(
-    "/tables/{slug}/rounds", response={200: RoundsOut, 404: ErrorsOut, 422: ErrorsOut}, summary="List a shoe's rounds"
+    "/tables/{slug}/rounds", response={200: RoundsOut, **READ_ERRORS, 422: ErrorsOut}, summary="List a shoe's rounds"
 )
-def round_list(request: HttpRequest, slug: str, shoe: str = "current") -> Status[dict[str, Any]]:
-    if shoe != "current" and not shoe.isdigit():
+def round_list(
+    request: HttpRequest,
+    slug: str,
+    shoe: Annotated[str, WithJsonSchema({"type": "string", "pattern": f"^({SHOE_QUERY.pattern})$"})] = Query(
+        "current", description="'current' or a shoe number"
+    ),
+) -> Status[dict[str, Any]]:
+    if not SHOE_QUERY.fullmatch(shoe):  # ASCII digits only: "²".isdigit() is true
         return Status(422, {"errors": [{"field": "shoe", "message": "expected 'current' or a shoe number"}]})
     table = _table(slug)
     found = selectors.shoe_find(table=table, which=shoe)

@@ -209,9 +209,22 @@ def export_row(r: Round) -> dict[str, Any]:
     }
 
 
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: object) -> object:
+    """A cell a spreadsheet shows as text: one starting with a formula character gets a
+    leading apostrophe (OWASP's advice against CSV injection), so a dealer name such as
+    ``=cmd|' /C calc'!A0`` is never run as a formula when a reviewer opens the export."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
 def export_csv_lines(selection: Selection) -> Iterator[str]:
     """CSV text, a line at a time (streamed: a range may hold many rounds). Cards are
-    space-separated codes, bets one ``bet=result:pays`` item each."""
+    space-separated codes, bets one ``bet=result:pays`` item each; text that a
+    spreadsheet would read as a formula is neutralised (:func:`csv_cell`)."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
     writer.writeheader()
@@ -220,7 +233,7 @@ def export_csv_lines(selection: Selection) -> Iterator[str]:
         row["player_cards"] = " ".join(row["player_cards"])
         row["banker_cards"] = " ".join(row["banker_cards"])
         row["bets"] = " ".join(f"{bet}={v['result']}:{v['pays']}" for bet, v in row["bets"].items())
-        writer.writerow(row)
+        writer.writerow({field: csv_cell(value) for field, value in row.items()})
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()

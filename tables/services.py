@@ -6,6 +6,7 @@ import contextlib
 import secrets
 import time
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.core.cache import cache
@@ -18,7 +19,7 @@ from .game.bets import Paytable, results_to_data, settle_bets
 from .game.cards import Card, pack_cards, unpack_cards
 from .game.odds import Composition, CompositionError, ShoeOdds, shoe_odds
 from .game.outcome import RoundOutcome
-from .game.validation import check_shoe_counts, validate_round
+from .game.validation import check_name, check_shoe_counts, validate_round
 from .live.jobs import enqueue
 from .models import Round, Shoe, Table, token_digest
 
@@ -117,6 +118,8 @@ def round_record(
     or the shoe forbid, and :class:`NoOpenShoeError`.
     """
     outcome = validate_round(player, banker)  # before any lock: bad input changes nothing
+    if dealer is not None:
+        check_name("dealer", dealer)
     try:
         return _round_insert(table=table, outcome=outcome, number=number, dealer=dealer)
     except IntegrityError:
@@ -259,6 +262,23 @@ def round_odds_compute(*, round_pk: int) -> int:
     if stored:
         live.odds_changed(table.pk)
     return stored
+
+
+def rounds_without_odds_compute(*, older_than: float = 0) -> int:
+    """Find the rounds still without odds, recorded at least ``older_than`` seconds ago,
+    and compute them, a shoe at a time, pushing each table's odds as they are stored.
+    Their jobs were lost: the server that queued them was killed (the embedded default
+    queues them in its own memory), or the broker lost its queue. Run at server start-up
+    (everything is lost then) and periodically (with a grace period for jobs still
+    queued). Returns how many rounds got their odds."""
+    recorded_before = timezone.now() - timedelta(seconds=older_than)
+    latest_per_shoe = (
+        Round.objects.filter(odds__isnull=True, created_at__lte=recorded_before)
+        .values("shoe_id")
+        .annotate(last=Max("pk"))
+        .values_list("last", flat=True)
+    )
+    return sum(round_odds_compute(round_pk=pk) for pk in list(latest_per_shoe))
 
 
 def odds_to_stored(odds: ShoeOdds) -> dict[str, Any]:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from celery import shared_task
+from django.conf import settings
 from django.db import OperationalError
 
 from . import fragments, review, services, simulator
@@ -12,6 +13,13 @@ from . import fragments, review, services, simulator
 def round_odds_compute(round_pk: int) -> None:
     """Exact odds of the shoe left after a round, stored on the round and pushed."""
     services.round_odds_compute(round_pk=round_pk)
+
+
+@shared_task(ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+def rounds_without_odds_compute() -> None:
+    """Beat's sweep: odds of rounds whose task was lost (with the broker's queue, or a
+    process killed between its commit and queueing the task)."""
+    services.rounds_without_odds_compute(older_than=settings.ODDS_SWEEP_SECONDS)
 
 
 @shared_task(ignore_result=True)

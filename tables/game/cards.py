@@ -1,7 +1,9 @@
 """Cards and their baccarat values.
 
 A card code is rank then suit: ``AH``, ``TS`` (or ``10S``), ``KD``, ``9C``. Parsing
-accepts ``10`` for ``T`` and any letter case; canonical codes always use ``T``.
+accepts ``10`` for ``T`` and any letter case of ASCII letters, and nothing else: no
+surrounding spaces, and no letter that only upper-cases to one (``"9\\u017f"``: the
+long s, upper-cases to ``S``); canonical codes always use ``T``.
 """
 
 from __future__ import annotations
@@ -51,9 +53,9 @@ class Card:
     @classmethod
     def parse(cls, code: object) -> Card:
         """Parse a card code such as ``"AH"``, ``"10s"`` or ``"kd"``."""
-        if not isinstance(code, str):
+        if not isinstance(code, str) or not 2 <= len(code) <= 3 or not code.isascii():
             raise InvalidCardError(code)
-        text = code.strip().upper()
+        text = code.upper()
         rank, suit_letter = text[:-1], text[-1:]
         if rank == "10":
             rank = "T"
@@ -79,6 +81,9 @@ class Card:
     def __str__(self) -> str:
         return self.code
 
+
+# The same rule for JSON Schema (the API's OpenAPI schema), which matches it in any case.
+CODE_PATTERN = "^([2-9AaTtJjQqKk]|10)[SsHhDdCc]$"
 
 _VALUES = {rank: min(index + 1, 10) % 10 for index, rank in enumerate(RANKS)}
 

@@ -6,6 +6,7 @@ dealer system can show the dealer exactly which card is wrong.
 
 from __future__ import annotations
 
+import unicodedata
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -52,6 +53,18 @@ def check_shoe_counts(outcome: RoundOutcome, *, dealt: Mapping[Card, int], decks
     errors = _shoe_errors(outcome.player_cards, outcome.banker_cards, dealt, decks)
     if errors:
         raise IllegalRoundError(errors)
+
+
+def check_name(field: str, text: str) -> None:
+    """A name a dealer system sends (the dealer's) is printable text: a control character
+    (NUL among them, which PostgreSQL cannot store at all, while SQLite stores it) or an
+    unpaired surrogate (no UTF-8 database stores one) is refused, on every database alike.
+    Raises :class:`IllegalRoundError`."""
+    for position, char in enumerate(text):
+        if unicodedata.category(char) in ("Cc", "Cs"):
+            kind = "an unpaired surrogate" if unicodedata.category(char) == "Cs" else "a control character"
+            message = f"{field} has {kind} (U+{ord(char):04X}) at position {position}: names are printable text"
+            raise IllegalRoundError([FieldError(field, message)])
 
 
 def _parse_hand(side: str, codes: object) -> tuple[tuple[Card, ...], list[FieldError]]:

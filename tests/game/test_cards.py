@@ -1,11 +1,24 @@
+import re
+import string
+
 import pytest
 
-from tables.game.cards import ALL_CARDS, RANKS, Card, InvalidCardError, Suit, hand_score, pack_cards, unpack_cards
+from tables.game.cards import (
+    ALL_CARDS,
+    CODE_PATTERN,
+    RANKS,
+    Card,
+    InvalidCardError,
+    Suit,
+    hand_score,
+    pack_cards,
+    unpack_cards,
+)
 
 
 @pytest.mark.parametrize(
     ("code", "canonical"),
-    [("AH", "AH"), ("TS", "TS"), ("10S", "TS"), ("10s", "TS"), ("kd", "KD"), ("9C", "9C"), (" qh ", "QH")],
+    [("AH", "AH"), ("TS", "TS"), ("10S", "TS"), ("10s", "TS"), ("kd", "KD"), ("9C", "9C"), ("qH", "QH")],
 )
 def test_card_codes_accept_10_and_t_in_any_case_and_print_t(code: str, canonical: str) -> None:
     assert Card.parse(code).code == canonical
@@ -15,6 +28,26 @@ def test_card_codes_accept_10_and_t_in_any_case_and_print_t(code: str, canonical
 def test_unknown_card_codes_are_refused(code: object) -> None:
     with pytest.raises(InvalidCardError, match="unknown card"):
         Card.parse(code)
+
+
+@pytest.mark.parametrize("code", ["9\u017f", "\u0430H", "\uff21H", " kd\n", " QH", "QH ", "K\u0000D"])
+def test_card_codes_are_ascii_letters_exactly_with_nothing_around_them(code: str) -> None:
+    """No letter that only upper-cases to a suit (U+017F, the long s, is "S" upper-cased),
+    no look-alike, no spaces: a scanner sends the code and nothing else."""
+    with pytest.raises(InvalidCardError, match="unknown card"):
+        Card.parse(code)
+
+
+def test_the_card_code_pattern_for_json_schema_matches_exactly_the_codes_parse_accepts() -> None:
+    candidates = {a + b for a in string.printable for b in string.printable} | {"10" + s for s in "SsHhDdCcX"}
+    accepted = set()
+    for code in candidates:
+        try:
+            Card.parse(code)
+        except InvalidCardError:
+            continue
+        accepted.add(code)
+    assert {c for c in candidates if re.fullmatch(CODE_PATTERN, c)} == accepted
 
 
 def test_a_deck_has_52_cards_of_13_ranks_and_4_suits() -> None:

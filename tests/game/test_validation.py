@@ -6,7 +6,7 @@ import pytest
 
 from tables.game.cards import Card
 from tables.game.outcome import RoundOutcome
-from tables.game.validation import FieldError, IllegalRoundError, check_shoe_counts, validate_round
+from tables.game.validation import FieldError, IllegalRoundError, check_name, check_shoe_counts, validate_round
 
 
 def errors_of(player: object, banker: object) -> list[FieldError]:
@@ -92,3 +92,16 @@ def test_copies_within_the_round_count_too() -> None:
 def test_a_single_deck_shoe_holds_one_of_each_card() -> None:
     with pytest.raises(IllegalRoundError, match="KH already dealt 1 time in this shoe"):
         check_shoe_counts(outcome("KH KH", "2C 5C"), dealt={}, decks=1)
+
+
+@pytest.mark.parametrize("name", ["Bo\u0000b", "Bo\nb", "\u0007", "Bo\u009bb", "Bo\ud800b"])
+def test_a_name_with_a_control_character_or_an_unpaired_surrogate_is_refused(name: str) -> None:
+    with pytest.raises(IllegalRoundError) as refused:
+        check_name("dealer", name)
+    [error] = refused.value.errors
+    assert error.field == "dealer" and "names are printable text" in error.message
+
+
+@pytest.mark.parametrize("name", ["Anna", "Zoë", "李娜", "Ana María", "O'Brien", ""])
+def test_printable_names_in_any_script_are_accepted(name: str) -> None:
+    check_name("dealer", name)

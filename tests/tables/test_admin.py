@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import base64
+import contextlib
+import re
+
 from django.contrib.admin.models import LogEntry
 from django.test import Client
 
@@ -79,3 +83,29 @@ def test_rounds_cannot_be_added_or_deleted_in_admin(client: Client, baccarat_1, 
     client.force_login(staff_reviewer)
     assert client.get("/admin/tables/round/add/").status_code == 403
     assert client.get(f"/admin/tables/round/{round_.pk}/delete/").status_code == 403
+
+
+def test_a_rotated_token_is_shown_once_and_never_put_in_a_cookie(client: Client, baccarat_1, staff_reviewer) -> None:
+    """The messages cookie is signed, not encrypted: base64 showed the new token."""
+    table, old_token = baccarat_1
+    client.force_login(staff_reviewer)
+    response = client.post("/admin/tables/table/", {"action": "rotate_token", "_selected_action": [table.pk]})
+    assert response.status_code == 302
+    assert "messages" not in response.cookies
+    page = client.get(response["Location"]).content.decode()
+    [token] = re.findall(r"New ingest token for baccarat-1: ([\w-]+)", page)
+    assert "messages" not in client.cookies or not client.cookies["messages"].value
+    for cookie in client.cookies.values():
+        assert token not in _decoded(cookie.value)
+    table.refresh_from_db()
+    assert table.check_token(token) and not table.check_token(old_token)
+    assert token not in client.get("/admin/tables/table/").content.decode()  # shown once
+
+
+def _decoded(value: str) -> str:
+    """A cookie's value with any base64 part decoded, as the probe read it."""
+    parts = [value]
+    for chunk in re.split(r"[:.]", value):
+        with contextlib.suppress(ValueError):
+            parts.append(base64.urlsafe_b64decode(chunk + "=" * (-len(chunk) % 4)).decode("utf-8", "replace"))
+    return " ".join(parts)

@@ -18,7 +18,7 @@ from tables.models import Table
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 
-ORIGIN = [(b"origin", b"http://127.0.0.1")]
+ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]  # a page of this site
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
 
@@ -173,7 +173,7 @@ async def test_an_unknown_table_is_refused() -> None:
 async def test_a_foreign_origin_is_refused() -> None:
     await table_with_shoe()
     communicator = WebsocketCommunicator(
-        application, "/ws/tables/baccarat-1/", headers=[(b"origin", b"http://evil.example")]
+        application, "/ws/tables/baccarat-1/", headers=[(b"origin", b"http://evil.example"), (b"host", b"127.0.0.1")]
     )
     connected, _ = await communicator.connect()
     assert not connected

@@ -14,7 +14,7 @@ from django.test import Client
 from django.utils import timezone
 
 from tables import services, tasks
-from tables.models import Round
+from tables.models import Round, Table
 
 PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
@@ -106,6 +106,21 @@ def test_rounds_export_as_csv_with_voided_rounds_marked(reviewer: Client, baccar
     assert rows[0]["player_cards"] == "AH 3S 5D" and rows[0]["winner"] == "P"
     assert rows[0]["voided"] == "True" and rows[0]["void_reason"] == "card misread"
     assert "banker=win:0.95" in rows[1]["bets"] and rows[1]["table"] == "baccarat-1"
+
+
+@pytest.mark.parametrize("text", ["=cmd|' /C calc'!A0", "+1+1", "-2+3", "@SUM(1,1)", "\tx", "\rx"])
+def test_text_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(reviewer: Client, baccarat_1, text: str) -> None:
+    """The probe's dealer name came out verbatim in the CSV (OWASP: CSV injection)."""
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    round_ = services.round_record(table=table, **PLAYER_WIN, dealer="Anna").round
+    Table.objects.filter(pk=table.pk).update(dealer_name=text)
+    Round.objects.filter(pk=round_.pk).update(dealer_name=text, voided=True, void_reason=text)
+    [row] = csv.DictReader(io.StringIO(body(reviewer.get("/review/rounds.csv"))))
+    assert row["dealer"] == row["void_reason"] == "'" + text
+    assert row["player_cards"] == "AH 3S 5D"
+    [exported] = json.loads(body(reviewer.get("/review/rounds.json")))
+    assert exported["dealer"] == text  # JSON is no spreadsheet: kept as it is
 
 
 def test_the_periodic_review_computes_the_whole_history_ahead_and_compute_now_recomputes(

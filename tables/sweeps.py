@@ -1,0 +1,40 @@
+"""The embedded default's sweep for lost odds jobs, run by the ASGI server's lifespan.
+
+With no broker, a round's odds job waits in the server's own memory: a server killed
+mid-burst takes the queue with it. At start-up the server computes every round still
+without odds, then looks again every ``ODDS_SWEEP_SECONDS`` for rounds that waited
+that long. With a broker, Celery beat runs the same sweep (``tables.tasks``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+
+from asgiref.sync import sync_to_async
+from django.db import close_old_connections
+
+from . import services
+
+log = logging.getLogger(__name__)
+
+
+async def odds_sweep_forever(interval: float, *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
+    older_than = 0.0  # at start-up every job of an earlier process is lost
+    while True:
+        try:
+            stored = await sync_to_async(_sweep, thread_sensitive=False)(older_than)
+            if stored:
+                log.info("computed the odds of %d rounds whose job was lost", stored)
+        except Exception:
+            log.exception("the odds sweep failed; it runs again in %.0f s", interval)
+        older_than = interval
+        await sleep(interval)
+
+
+def _sweep(older_than: float) -> int:
+    try:
+        return services.rounds_without_odds_compute(older_than=older_than)
+    finally:
+        close_old_connections()  # a thread of the executor: give its connection back
