@@ -207,7 +207,7 @@ def test_a_page_is_sent_the_rounds_of_one_shoe_only_up_to_the_rows_its_history_s
     assert "data-since" not in fragments.table_push_html(table, shoe, version, since=since)
 
 
-ORIGIN = [(b"origin", b"http://127.0.0.1")]
+ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]  # a page of this site
 
 
 @pytest.mark.asyncio
