@@ -128,7 +128,7 @@ class Stack:
     http_servers: int = 2
     workers: int = 1
     threads: int = 4
-    deflate: bool = True
+    deflate: bool = False
 
     def env(self) -> dict[str, str]:
         return {**os.environ, **self.extra, "DATA_DIR": str(self.root), "LOG_LEVEL": "WARNING"}
@@ -498,7 +498,7 @@ def main() -> None:
     parser.add_argument("--http-servers", type=int, default=2, help="gunicorns (HTTP), each on its own port")
     parser.add_argument("--workers", type=int, default=1, help="worker processes of each gunicorn")
     parser.add_argument("--threads", type=int, default=4, help="threads of each gunicorn worker")
-    parser.add_argument("--deflate", choices=["on", "off"], default="on", help="websockets' permessage-deflate")
+    parser.add_argument("--deflate", choices=["on", "off"], default="off", help="websockets' permessage-deflate")
     parser.add_argument("--pages", type=int, default=0, help="pages open during ingest (21: each table, the lobby)")
     args = parser.parse_args()
     shape = {"http_servers": args.http_servers, "workers": args.workers, "threads": args.threads}

@@ -62,6 +62,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.csp.content_security_policy",
+    "tables.api.json_method_not_allowed",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -230,6 +232,11 @@ WHITENOISE_USE_FINDERS = not env_bool("STATIC_MANIFEST")
 # Seconds between two live pushes of one table from one process: a burst of changes
 # waits out the interval and goes as one push of the latest state (0 = every change).
 PUSH_INTERVAL = float(env("PUSH_INTERVAL", "1"))
+# What one page may cost: a resync (the page asks what it missed) at most once per
+# RESYNC_INTERVAL seconds; a page that takes no push for PUSH_SEND_TIMEOUT seconds
+# is dropped (it reconnects and resyncs), so pushes never pile up waiting for it.
+RESYNC_INTERVAL = float(env("RESYNC_INTERVAL", "1"))
+PUSH_SEND_TIMEOUT = float(env("PUSH_SEND_TIMEOUT", "10"))
 
 # Demo tables dealt inside the server process (seconds between rounds; 0 = off).
 # With a broker, beat deals them instead (every ASGI process would deal otherwise).

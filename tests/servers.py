@@ -26,9 +26,9 @@ def gunicorn(port: int, workers: int = 1, threads: int = 4) -> list[str]:
     return [sys.executable, "-m", "gunicorn", "config.wsgi", "-c", "python:config.gunicorn", *options.split()]
 
 
-def uvicorn(port: int, deflate: bool = True) -> list[str]:
+def uvicorn(port: int, deflate: bool = False) -> list[str]:
     """The Procfile's ``ws`` process (websockets: uvicorn, its stock protocol) on ``port``."""
-    options = f"--port {port} --ws-per-message-deflate {str(deflate).lower()}"
+    options = f"--port {port} --ws-per-message-deflate {str(deflate).lower()} --ws-max-size 65536"
     return [sys.executable, "-m", "uvicorn", "config.asgi:application", *WS, *options.split()]
 
 

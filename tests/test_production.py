@@ -46,6 +46,7 @@ def test_the_procfile_serves_http_from_gunicorn_and_websockets_from_uvicorn_besi
     assert ws[:2] == ["uvicorn", "config.asgi:application"] and "--workers" in ws
     assert " ".join(servers.WS) in processes["ws"]  # uvicorn's stock protocol, as the tests serve
     assert "--ws-per-message-deflate" in ws
+    assert ws[ws.index("--ws-max-size") + 1] == "65536"  # a page sends only small resync requests
     assert processes["worker"].startswith("celery -A config worker")
     assert processes["beat"].startswith("celery -A config beat")
 

@@ -1,5 +1,6 @@
 """ruff (lint and format) is part of the suite, so CI keeps the code clean."""
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -19,3 +20,14 @@ def test_ruff_lint_is_clean() -> None:
 def test_ruff_format_is_clean() -> None:
     result = ruff("format", "--check", ".")
     assert result.returncode == 0, result.stdout
+
+
+def test_templates_hold_no_inline_script_or_handler() -> None:
+    """Scripts are static files: the Content-Security-Policy runs no inline script."""
+    inline = re.compile(r"<script(?![^>]*\bsrc=)(?![^>]*type=\"application/json\")[^>]*>|\son[a-z]+=", re.I)
+    found = [
+        f"{path.relative_to(ROOT)}: {m.group()}"
+        for path in (ROOT / "templates").rglob("*.html")
+        for m in inline.finditer(path.read_text())
+    ]
+    assert found == []

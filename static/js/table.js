@@ -1,16 +1,10 @@
-// The table page: charts, the ask buttons, and what a road mark stands for.
+// The table page: the shoe picker, the ask buttons, and what a road mark stands for.
 (function () {
-  // Game stats and odds charts: figures come as JSON beside their charts; draw them on
-  // load and again whenever a live update swaps them in.
-  function drawCharts() {
-    if (!window.Plotly) return;
-    document.querySelectorAll("[data-chart]").forEach(function (el) {
-      var figure = JSON.parse(document.getElementById(el.dataset.chart).textContent);
-      Plotly.react(el, figure.data, figure.layout, { displayModeBar: false, responsive: true });
-    });
-  }
-  window.addEventListener("load", drawCharts);
-  document.addEventListener("htmx:wsAfterMessage", drawCharts);
+  // Picking another shoe shows it at once (the picker lives in the history, which live
+  // updates replace, so the listener sits on the document).
+  document.addEventListener("change", function (e) {
+    if (e.target.matches && e.target.matches("[data-submit-on-change]")) e.target.form.submit();
+  });
 
   // Ask controls: show the would-be marks while a button is hovered or toggled on. The
   // state lives on <body>, so it survives the roads being swapped by a live update.

@@ -135,12 +135,23 @@ def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) ->
 FAILED = pytest.StashKey[bool]()
 
 
+def refused_by_policy(page: Any) -> list[str]:
+    """Every Content-Security-Policy refusal the page's console reports, as it happens."""
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    return refused
+
+
 @pytest.fixture
 def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
+    """A desktop-sized page; the test fails if the site's policy refused anything the
+    page tried to run or load (every page must work under it)."""
     context = browser.new_context(viewport={"width": 1400, "height": 1000})
     page = context.new_page()
+    refused = refused_by_policy(page)
     yield page
     if request.node.stash.get(FAILED, False):
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
     context.close()
+    assert refused == [], f"the Content-Security-Policy refused what a page needs: {refused}"

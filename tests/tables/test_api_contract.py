@@ -179,6 +179,12 @@ def test_an_unknown_api_path_gets_json_404(client: Client) -> None:
     assert errors(response) == [{"field": None, "message": "no such API path: see /api/docs"}]
 
 
+def test_a_method_an_api_path_does_not_take_gets_json_405_saying_which_it_takes(client: Client, baccarat_1) -> None:
+    response = client.delete("/api/tables/baccarat-1/rounds")
+    assert response.status_code == 405 and response["Allow"] == "GET, POST"
+    assert errors(response) == [{"field": None, "message": "DELETE is not taken here; this path takes GET, POST"}]
+
+
 def test_a_page_that_does_not_exist_still_gets_the_html_404(client: Client) -> None:
     response = client.get("/nothing-here/")
     assert response.status_code == 404 and response["Content-Type"].startswith("text/html")

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 import pytest
@@ -12,7 +13,7 @@ from channels.testing import WebsocketCommunicator
 from django.db import transaction
 
 from config.asgi import application
-from tables import selectors, services
+from tables import live, selectors, services
 from tables.live import PUSH, table_group
 from tables.models import Table
 
@@ -147,9 +148,80 @@ async def test_a_page_that_is_up_to_date_gets_nothing_on_reconnect() -> None:
     page = await connected("/ws/tables/baccarat-1/")
     await page.send_to(text_data=json.dumps({"have": {"baccarat-1": await page_version(table)}}))
     assert await page.receive_nothing(timeout=0.5)
-    await page.send_to(text_data="not json")  # garbage counts as having nothing
-    assert 'id="game-info"' in await page.receive_from(timeout=5)
     await page.disconnect()
+
+
+@pytest.mark.parametrize(
+    "message",
+    [
+        {"text_data": "not json"},
+        {"bytes_data": b'{"have": {}}'},
+        {"text_data": '{"have": []}'},
+        {"text_data": '{"have": {}, "and": "more"}'},
+        {"text_data": '{"have": {"baccarat-1": "latest"}}'},
+        {"text_data": '{"have": {"<b>": "1:1:0:1"}}'},
+        {"text_data": json.dumps({"have": {f"t{n}": "1:1:0:1" for n in range(501)}})},
+        {"text_data": json.dumps({"have": {}, "pad": "x" * 20_000})},
+    ],
+)
+async def test_a_message_that_is_not_a_resync_request_closes_the_socket_and_gets_nothing(message) -> None:
+    await table_with_shoe()
+    page = await connected("/ws/tables/baccarat-1/")
+    await page.send_to(**message)
+    assert await page.receive_output(timeout=5) == {"type": "websocket.close", "code": 4400}
+    assert await page.receive_nothing(timeout=0.2)
+    await page.disconnect()
+
+
+async def test_a_page_that_asks_again_and_again_gets_one_resync_per_interval(settings) -> None:
+    settings.RESYNC_INTERVAL = 0.3
+    await table_with_shoe()
+    page = await connected("/ws/tables/baccarat-1/")
+    for _ in range(50):
+        await page.send_to(text_data=json.dumps({"have": {}}))
+    assert 'id="game-info"' in await page.receive_from(timeout=5)  # the first ask, at once
+    assert 'id="game-info"' in await page.receive_from(timeout=5)  # the other 49, in one answer
+    assert await page.receive_nothing(timeout=0.6)
+    await page.disconnect()
+
+
+async def test_asks_merged_into_one_are_answered_with_what_the_page_said_last(settings) -> None:
+    settings.RESYNC_INTERVAL = 0.3
+    table = await table_with_shoe()
+    await record(table)
+    page = await connected("/ws/tables/baccarat-1/")
+    await page.send_to(text_data=json.dumps({"have": {}}))
+    assert 'id="game-info"' in await page.receive_from(timeout=5)
+    await page.send_to(text_data=json.dumps({"have": {}}))
+    await page.send_to(text_data=json.dumps({"have": {"baccarat-1": await page_version(table)}}))
+    assert await page.receive_nothing(timeout=0.6)  # up to date by then: nothing to send
+    await page.disconnect()
+
+
+def stalled_after_accept(app):
+    """The ASGI application behind a client that stops reading once connected: the
+    server's send then waits for ever (as uvicorn's does while the socket's buffer is full)."""
+
+    async def stalled(scope, receive, send):
+        async def send_or_stall(message):
+            if message["type"] == "websocket.send":
+                await asyncio.Event().wait()
+            await send(message)
+
+        await app(scope, receive, send_or_stall)
+
+    return stalled
+
+
+async def test_a_page_that_takes_no_push_is_dropped_and_leaves_its_group(settings) -> None:
+    settings.PUSH_SEND_TIMEOUT = 0.2
+    table = await table_with_shoe()
+    page = WebsocketCommunicator(stalled_after_accept(application), "/ws/tables/baccarat-1/", headers=ORIGIN)
+    assert (await page.connect())[0]
+    assert table_group("baccarat-1") in live.scheduler().pages.groups()
+    await record(table)
+    await page.wait(timeout=5)  # the consumer gave up on the page and stopped
+    assert table_group("baccarat-1") not in live.scheduler().pages.groups()
 
 
 async def test_the_lobby_resyncs_only_the_cards_a_page_missed() -> None:

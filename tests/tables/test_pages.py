@@ -137,12 +137,12 @@ def test_pages_that_resync_together_cost_one_render_and_a_rename_or_a_round_show
     services.shoe_start(table=table)
     services.round_record(table=table, **SEED)
     with mock.patch("tables.fragments.render_to_string", wraps=fragments.render_to_string) as render:
-        pages = [consumers._table_resync("baccarat-1", None) for _ in range(3)]
+        pages = [consumers.table_missed("baccarat-1", None) for _ in range(3)]
         assert render.call_count == 1 and pages[0] == pages[1] == pages[2]
         Table.objects.filter(pk=table.pk).update(name="Salon Privé")
-        assert "Salon Privé" in consumers._table_resync("baccarat-1", None)
+        assert "Salon Privé" in consumers.table_missed("baccarat-1", None)
         round_id = services.round_record(table=table, player=["2S", "3S"], banker=["9S", "KS"]).round.round_id
-        assert round_id in consumers._table_resync("baccarat-1", None)
+        assert round_id in consumers.table_missed("baccarat-1", None)
         assert render.call_count == 3
 
 

@@ -22,4 +22,11 @@ class Command(BaseCommand):
         # One ASGI process serves pages, websockets and the dealing tables: pushes on the
         # in-memory channel layer reach the pages of the process that sends them.
         application = build_application(simulate_interval=float(options["interval"]))  # type: ignore[arg-type]
-        uvicorn.run(application, host=str(options["host"]), port=int(options["port"]), lifespan="on")  # type: ignore[call-overload]
+        # A page sends only resync requests (16 KiB at most): a larger message closes its socket.
+        uvicorn.run(
+            application,
+            host=str(options["host"]),
+            port=int(options["port"]),  # type: ignore[call-overload]
+            lifespan="on",
+            ws_max_size=64 * 1024,
+        )
