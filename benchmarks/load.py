@@ -13,7 +13,10 @@ a connection of its own, accepted by whichever worker is free first.
 - fan-out: N websocket clients split over 20 tables and the lobby, across both servers;
   the tables' dealers post in turn at a steady rate overall. For
   each round and each client, the latency from the POST to the first push showing
-  that state (or a later one); rounds a client never saw are lost.
+  that state (or a later one); rounds a client never saw are lost. Server memory per
+  connection is the servers' growth while the clients connect, after each server's
+  first page of every table and the lobby (what later pages share); the figure since
+  start keeps those first pages in.
 - ingest: 20 concurrent dealer clients posting rounds as fast as the server answers,
   with no page open (recording alone), then with every table page and the lobby open
   (each change rendered and pushed, at most once per PUSH_INTERVAL per table).
@@ -51,6 +54,7 @@ from tests.servers import PostgresCluster, RedisServer, free_port, gunicorn, uvi
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = 20
 VERSION = re.compile(r'data-table="(baccarat-\d+)" data-version="(\d+):(\d+):')
+FIRST_PAGES = TABLES + 1  # a page of each table and the lobby on each server, before the clients
 HEAD = 4096  # a push shows its state in its first element (a card, or the table's game info)
 
 
@@ -306,55 +310,66 @@ def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str,
     processes, per = 2, -(-clients // 2)
     ready = [context.Event() for _ in range(processes)]
     stop, results = context.Event(), context.Queue()
-    before = {pid: rss_kib(pid) for pid in stack.ws_pids()}
-    workers = [
-        context.Process(
-            target=client_main,
-            args=(stack.ws_urls, k * per, min(per, clients - k * per), clients, ready[k], results, stop),
-        )
-        for k in range(processes)
-    ]
-    for worker in workers:
-        worker.start()
-    for event in ready:
-        if not event.wait(timeout=600):
-            raise RuntimeError("clients did not connect")
-    print(f"  {clients} clients connected and showing the tables; posting for {seconds:.0f} s", flush=True)
-    time.sleep(2)
-    memory = sum(rss_kib(pid) - before[pid] for pid in before) / clients
-    server_cpu = ServerCPU(stack)
-    clients_cpu_before = sum(cpu_seconds(w.pid) for w in workers if w.pid)
-    posted: list[tuple[str, tuple[int, int], float]] = []  # slug, (shoe, round), time posted
-    started = time.monotonic()
+    # A server's first pages load what every later page shares (the channel layer's and
+    # the cache's clients, the live templates): held apart, so that the figure per
+    # connection is what one more page costs; the figure since start keeps them in.
+    started_with = {pid: rss_kib(pid) for pid in stack.ws_pids()}
+    with watching(stack, FIRST_PAGES * len(stack.ws_urls)):
+        time.sleep(2)
+        before = {pid: rss_kib(pid) for pid in stack.ws_pids()}
+        workers = [
+            context.Process(
+                target=client_main,
+                args=(stack.ws_urls, k * per, min(per, clients - k * per), clients, ready[k], results, stop),
+            )
+            for k in range(processes)
+        ]
+        for worker in workers:
+            worker.start()
+        for event in ready:
+            if not event.wait(timeout=600):
+                raise RuntimeError("clients did not connect")
+        print(f"  {clients} clients connected and showing the tables; posting for {seconds:.0f} s", flush=True)
+        time.sleep(2)
+        after = {pid: rss_kib(pid) for pid in before}
+        memory = sum(after[pid] - before[pid] for pid in before) / clients
+        first_pages = sum(before[pid] - started_with[pid] for pid in before) / len(before) / 1024
+        since_start = sum(after[pid] - started_with[pid] for pid in before) / (clients + FIRST_PAGES * len(before))
+        server_cpu = ServerCPU(stack)
+        clients_cpu_before = sum(cpu_seconds(w.pid) for w in workers if w.pid)
+        posted: list[tuple[str, tuple[int, int], float]] = []  # slug, (shoe, round), time posted
+        started = time.monotonic()
 
-    def deal(k: int, dealer: Dealer) -> None:
-        """Table k's rounds: the k-th of every TABLES in the schedule, so the tables take
-        turns at ``rate`` overall, and a slow answer only delays its own table."""
-        for turn in range(k, int(seconds * rate), TABLES):
-            time.sleep(max(0.0, turn / rate - (time.monotonic() - started)))
-            at = time.time()
-            answer = dealer.round(stack.http_urls[turn % len(stack.http_urls)])
-            posted.append((dealer.slug, (answer["shoe"], answer["number"]), at))
+        def deal(k: int, dealer: Dealer) -> None:
+            """Table k's rounds: the k-th of every TABLES in the schedule, so the tables take
+            turns at ``rate`` overall, and a slow answer only delays its own table."""
+            for turn in range(k, int(seconds * rate), TABLES):
+                time.sleep(max(0.0, turn / rate - (time.monotonic() - started)))
+                at = time.time()
+                answer = dealer.round(stack.http_urls[turn % len(stack.http_urls)])
+                posted.append((dealer.slug, (answer["shoe"], answer["number"]), at))
 
-    threads = [threading.Thread(target=deal, args=(k, Dealer(stack, s))) for k, s in enumerate(stack.tokens)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
-    elapsed = time.monotonic() - started
-    cpu = server_cpu.since(elapsed)
-    clients_cpu = (sum(cpu_seconds(w.pid) for w in workers if w.pid) - clients_cpu_before) / elapsed
-    stop.set()
-    arrivals = [a for _ in workers for a in results.get(timeout=120)]
-    for worker in workers:
-        worker.join(timeout=30)
-    return _latencies(posted, arrivals, clients) | {
-        "server memory per connection, KiB": memory,
-        **cpu_figures(cpu),
-        "client CPU (both client processes), % of one core": 100 * clients_cpu,
-        "rounds posted": len(posted),
-        "rounds per second": len(posted) / elapsed,
-    }
+        threads = [threading.Thread(target=deal, args=(k, Dealer(stack, s))) for k, s in enumerate(stack.tokens)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join()
+        elapsed = time.monotonic() - started
+        cpu = server_cpu.since(elapsed)
+        clients_cpu = (sum(cpu_seconds(w.pid) for w in workers if w.pid) - clients_cpu_before) / elapsed
+        stop.set()
+        arrivals = [a for _ in workers for a in results.get(timeout=120)]
+        for worker in workers:
+            worker.join(timeout=30)
+        return _latencies(posted, arrivals, clients) | {
+            "server memory per connection, KiB": memory,
+            "server memory for its first pages, MiB a server": first_pages,
+            "server memory since start per connection, KiB": since_start,
+            **cpu_figures(cpu),
+            "client CPU (both client processes), % of one core": 100 * clients_cpu,
+            "rounds posted": len(posted),
+            "rounds per second": len(posted) / elapsed,
+        }
 
 
 def _latencies(

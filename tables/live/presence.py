@@ -34,9 +34,15 @@ class PagesOpen:
         self._lock = threading.Lock()
 
     async def watch(self, group: str) -> None:
-        """A page of ``group`` opened here: counted, and its group marked at once."""
+        """A page of ``group`` opened here: counted, and the group marked at once if it is
+        its first page here (later ones are covered by :meth:`renew`, and a cache call per
+        page would leave each page's socket holding a cache client of its own: Django keeps
+        one per context)."""
         with self._lock:
             self._count[group] += 1
+            first = self._count[group] == 1
+        if not first:
+            return
         try:
             await cache.aset_many({_key(group): True}, timeout=MARK_SECONDS)
         except Exception:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 
 import pytest
@@ -10,6 +11,7 @@ import pytest_asyncio
 from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
+from django.core.cache import caches
 from django.db import transaction
 
 from config.asgi import application
@@ -249,3 +251,24 @@ async def test_a_foreign_origin_is_refused() -> None:
     )
     connected, _ = await communicator.connect()
     assert not connected
+
+
+async def test_open_pages_hold_no_cache_client_each() -> None:
+    """Django keeps a cache client per context, and a page's socket is a context that
+    lives as long as the page: what a page's resync or join reads from the cache must not
+    leave a client behind for every open page."""
+    await table_with_shoe()
+    backend = type(caches["default"])
+
+    def clients() -> int:
+        gc.collect()
+        return sum(isinstance(thing, backend) for thing in gc.get_objects())
+
+    before = clients()
+    pages = [await connected("/ws/tables/baccarat-1/") for _ in range(6)]
+    for page in pages:
+        await page.send_to(text_data=json.dumps({"have": {}}))
+        assert 'id="roads"' in await page.receive_from(timeout=5)
+    assert clients() - before <= 1, "at most the group's one mark"
+    for page in pages:
+        await page.disconnect()
