@@ -16,6 +16,7 @@ import sys
 import time
 import urllib.request
 from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -155,3 +156,44 @@ def page(browser: Any, request: pytest.FixtureRequest) -> Iterator[Any]:
         page.screenshot(path=str(ARTIFACTS / f"{request.node.name}.png"), full_page=True)
     context.close()
     assert refused == [], f"the Content-Security-Policy refused what a page needs: {refused}"
+
+
+# The screens the product is used on: phones, a desktop, the TVs at the tables and on
+# the lobby wall (landscape and portrait).
+SIZES = {
+    "phone-360": (360, 740),
+    "phone-390": (390, 844),
+    "desktop": (1440, 900),
+    "tv": (1920, 1080),
+    "tv-portrait": (1080, 1920),
+}
+SCREENS = ARTIFACTS / "screens"
+
+
+@contextmanager
+def sized_page(browser: Any, size: str) -> Iterator[Any]:
+    """A page of one of :data:`SIZES` (a phone's is a touch screen); the test fails if the
+    site's policy refused anything the page tried to run or load."""
+    width, height = SIZES[size]
+    phone = size.startswith("phone")
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    refused = refused_by_policy(page)
+    try:
+        yield page
+    finally:
+        context.close()
+    assert refused == [], f"the Content-Security-Policy refused what a page needs: {refused}"
+
+
+def screenshot(page: Any, name: str, *, full_page: bool = True) -> Path:
+    """Keep a screenshot for people to look at (test-artifacts/screens/<name>.png)."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    path = SCREENS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def page_width(page: Any) -> int:
+    """How wide the page's content is: wider than the viewport means it scrolls sideways."""
+    return int(page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"))
