@@ -61,6 +61,10 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # Compresses what leaves, static files included where they are not compressed
+    # already (the embedded default serves them from the source folders; production's
+    # collectstatic writes .br and .gz copies that WhiteNoise sends as they are).
+    "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.csp.content_security_policy",
     "tables.api.json_method_not_allowed",
@@ -212,7 +216,6 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 STATICFILES_FINDERS = [
     "django.contrib.staticfiles.finders.FileSystemFinder",
     "django.contrib.staticfiles.finders.AppDirectoriesFinder",
-    "config.static_finders.PlotlyFinder",
 ]
 STATIC_ROOT = DATA_DIR / "staticfiles"
 STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise warns on a missing root

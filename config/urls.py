@@ -1,9 +1,19 @@
 from django.contrib import admin
+from django.http import HttpRequest, HttpResponsePermanentRedirect
+from django.templatetags.static import static
 from django.urls import include, path
 
 from tables.api import api, bad_request, not_found, server_error
 
+
+def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
+    """Pages that name no icon (the admin's, the API docs') make browsers ask for
+    /favicon.ico: our icon, not a 404."""
+    return HttpResponsePermanentRedirect(static("favicon.svg"))
+
+
 urlpatterns = [
+    path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("", include("tables.urls")),

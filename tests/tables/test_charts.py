@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import plotly.graph_objects as go
 import pytest
+from plotly.offline import get_plotlyjs_version
 
 from tables import charts
 from tables.game.outcome import Winner
@@ -47,3 +50,25 @@ def test_the_odds_chart_draws_each_bets_return_in_percent_from_the_full_shoe_on(
 def test_the_review_charts_are_valid_plotly_figures() -> None:
     go.Figure(charts.observed_expected_figure(["1", "2+"], [3, 1], [2.5, 1.5], x_title="Streak length"))
     go.Figure(charts.flat_bets_figure([1, 2], {"Banker": [0.95, 1.9]}))
+
+
+# The pages load plotly.js's official "basic" bundle (scatter, bar, pie: a quarter of the
+# full bundle's weight), from our own static files.
+BASIC_BUNDLE = Path(__file__).resolve().parents[2] / "static" / "plotly" / "plotly-basic.min.js"
+BASIC_TRACES = {"scatter", "bar", "pie"}
+
+
+def test_the_served_plotly_bundle_is_the_plotly_js_that_plotly_writes_figures_for() -> None:
+    banner = BASIC_BUNDLE.read_text()[:200]
+    assert f"plotly.js (basic - minified) v{get_plotlyjs_version()}" in banner
+
+
+def test_every_chart_draws_only_traces_the_basic_bundle_has() -> None:
+    figures = [
+        charts.shares_figure(STATS),
+        charts.running_figure(STATS),
+        charts.odds_figure([(0, {"banker": -0.01})], [("banker", "Banker")]),
+        charts.observed_expected_figure(["1", "2+"], [3, 1], [2.5, 1.5], x_title="Streak length"),
+        charts.flat_bets_figure([1, 2], {"Banker": [0.95, 1.9]}),
+    ]
+    assert {trace["type"] for figure in figures for trace in figure["data"]} <= BASIC_TRACES

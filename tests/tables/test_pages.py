@@ -60,11 +60,11 @@ def test_the_table_page_shows_game_stats_with_plotly_charts_from_our_static_file
     page = client.get("/tables/baccarat-1/").content.decode()
     assert 'id="stats"' in page and "50.0%" in page
     assert '<script id="chart-shares" type="application/json">' in page
-    assert "/static/plotly/plotly.min.js" in page and "cdn" not in page.lower()
+    assert "/static/plotly/plotly-basic.min.js" in page and "cdn" not in page.lower()
     assert "Banker 19:20" in page and "Banker Natural 7:2" in page  # paid bets of the last round
     assert "Player Bonus 4:1" in page  # side bets won, in the history
-    script = b"".join(client.get("/static/plotly/plotly.min.js").streaming_content)
-    assert len(script) > 1_000_000
+    script = b"".join(client.get("/static/plotly/plotly-basic.min.js").streaming_content)
+    assert script.startswith(b"/**\n* plotly.js (basic - minified)")
 
 
 def test_the_table_page_shows_the_table_limits(client: Client, baccarat_1) -> None:
@@ -196,3 +196,11 @@ def test_a_tip_for_something_that_is_not_a_cell_of_a_road_is_not_found(client: C
     ):
         assert client.get("/tables/baccarat-1/tip/", query).status_code == 404
     assert client.get("/tables/nowhere/tip/", {"shoe": 1, "road": "big_road", "col": 0, "row": 0}).status_code == 404
+
+
+def test_every_page_has_the_sites_icon_and_favicon_ico_leads_to_it(client: Client, baccarat_1) -> None:
+    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in client.get("/").content.decode()
+    answer = client.get("/favicon.ico")
+    assert answer.status_code == 301 and answer["Location"] == "/static/favicon.svg"
+    icon = b"".join(client.get("/static/favicon.svg").streaming_content)
+    assert icon.startswith(b"<svg") and b"#d9342b" in icon
