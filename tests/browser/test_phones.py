@@ -10,7 +10,9 @@ from __future__ import annotations
 import random
 from typing import Any
 
+from roads.svg import CELL
 from tables.game.shoe import Shoe
+from tests.road_marks import marks
 
 from .conftest import LiveServer, page_width, screenshot, sized_page
 
@@ -98,6 +100,30 @@ def road_cells(
             problems.append(f"{name} at {size}: {road} cells are {cell:.1f} px")
 
 
+def tap_the_newest_bead(page: Any, size: str, problems: list[str]) -> None:
+    """Tapping (clicking, on a desktop) a mark shows its round in a box that stays on the screen."""
+    cells = [
+        cell for winner in "BPT" for cell in marks(page.locator("#road-bead_plate").inner_html(), f"bead-{winner}")
+    ]
+    page.locator("svg.road-bead_plate").scroll_into_view_if_needed()
+    x, y = page.evaluate(
+        """([col, row, cell]) => { const svg = document.querySelector("svg.road-bead_plate");
+            const box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal, k = box.width / view.width;
+            return [box.left + ((col + .5) * cell - view.x) * k, box.top + ((row + .5) * cell - view.y) * k]; }""",
+        [*max(cells), CELL],
+    )
+    (page.touchscreen.tap if size in PHONES else page.mouse.click)(x, y)
+    tip = page.wait_for_selector("#road-tip:not([hidden])").bounding_box()
+    screenshot(page, f"phones-table-tip-{size}", full_page=False)
+    viewport = page.viewport_size
+    if tip["x"] < 0 or tip["x"] + tip["width"] > viewport["width"] or page_width(page) > viewport["width"]:
+        problems.append(
+            f"table at {size}: a tapped mark's round shows off the screen ({tip}, page {page_width(page)} px)"
+        )
+    if size in PHONES and tip["width"] < viewport["width"] * 0.9:
+        problems.append(f"table at {size}: a tapped mark's round is squeezed into {tip['width']:.0f} px")
+
+
 def test_every_page_fits_a_phone_and_still_a_desktop(server: LiveServer, browser: Any) -> None:
     slug = "phone-1"
     deal_shoe(server, slug, ROUNDS)
@@ -140,6 +166,7 @@ def test_every_page_fits_a_phone_and_still_a_desktop(server: LiveServer, browser
                 problems,
             )
             screenshot(page, f"phones-table-{size}")
+            tap_the_newest_bead(page, size, problems)
 
             page.goto(f"{server.url}/tables/{slug}/odds/")
             measure(page, size, "odds", figures, problems)
