@@ -109,6 +109,20 @@ class Roads:
             lengths = [*self._lengths, 1]
         return {name: derived_mark(lengths, road.cycle) for name, road in self.derived.items()}
 
+    def big_road_next(self, winner: Winner) -> tuple[int, int]:
+        """(row, col) of the Big Road square a next ``winner`` (Banker or Player) would
+        take, for the ask previews: the leading ties' square, the next cell of the
+        newest column's streak, or the top of the next free column."""
+        if winner is Winner.TIE:
+            raise ValueError("a tie takes no square of its own on the Big Road")
+        if not self.columns:
+            return self._grid.peek(new_streak=True)
+        last = self.columns[-1][-1]
+        if last.winner is None:  # drawn in the leading ties' square
+            cell = self.big_road_cells[-1]
+            return cell.row, cell.col
+        return self._grid.peek(new_streak=last.winner is not winner)
+
     def good_roads(self) -> list[str]:
         """The good roads that hold at the newest column; none before the first B/P
         (only a leading entry of ties has no winner)."""

@@ -9,6 +9,11 @@ grid positions (the centre of column c is at x = c * CELL + CELL / 2) and the ro
 page shows, and moves its view, without sending the marks it has (:func:`appended`).
 The road around the marks is a template (``tables/_road.html``).
 
+A table page draws each road whole (``whole=True``): every column from the shoe's first,
+in a box that scrolls sideways, the newest column and the one after it at the right end,
+so the whole shoe stays reachable however long it runs. A lobby card shows the newest
+``columns`` only and leaves out the marks before them.
+
 A lobby draws every table's roads and a push carries them to every page, so this is
 a hot path. Marks carry no hover text: the table page asks the server what the mark
 under the pointer stands for (:func:`mark_at`).
@@ -64,7 +69,8 @@ class Board:
     columns: int
     first: int  # the first column in view
     marks: tuple[Mark, ...]
-    asks: tuple[tuple[str, Mark], ...] = ()  # derived roads: (B or P, the mark it would add), hidden until asked
+    asks: tuple[tuple[str, Mark], ...] = ()  # (B or P, the mark it would add), hidden until asked
+    alt: str = ""  # the road in words, for a screen reader
 
     @property
     def title(self) -> str:
@@ -82,7 +88,7 @@ class Board:
 
     @property
     def asks_html(self) -> str:
-        return "".join(paths([mark], f"ask ask-{winner} ") for winner, mark in self.asks)
+        return "".join(paths([mark], f"ask-{winner} ") for winner, mark in self.asks)
 
 
 def paths(marks: Iterable[Mark], css: str = "") -> str:
@@ -109,12 +115,21 @@ def appended(before: Board, after: Board) -> str | None:
     return paths(after.marks[count:])
 
 
-def _window(max_col: int, columns: int) -> int:
-    """First column shown, so the newest column (and the one after it) stay visible."""
-    return max(0, max_col + 2 - columns)
+def _window(max_col: int, columns: int, whole: bool) -> tuple[int, int]:
+    """(first column shown, columns shown): the newest column and the one after it (where
+    an ask preview may go) always in view; when ``whole``, every column from the first
+    and no more (its box, not the board, decides how many columns fit: app.css draws
+    the grid on across a box wider than the road)."""
+    if whole:
+        return 0, max_col + 2
+    return max(0, max_col + 2 - columns), columns
 
 
-def bead_plate(roads: Roads, *, columns: int = 14) -> Board:
+def _plural(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def bead_plate(roads: Roads, *, columns: int = 14, whole: bool = False) -> Board:
     marks = []
     for cell in roads.bead_plate:
         r = cell.round
@@ -123,11 +138,27 @@ def bead_plate(roads: Roads, *, columns: int = 14) -> Board:
             marks.append(Mark(cell.col, cell.row, "pair-B"))
         if r.player_pair:
             marks.append(Mark(cell.col, cell.row, "pair-P"))
-    max_col = roads.bead_plate[-1].col if roads.bead_plate else 0
-    return Board("bead_plate", columns, _window(max_col, columns), tuple(marks))
+    count = len(roads.bead_plate)
+    asks = tuple((w.value, Mark(count // ROWS, count % ROWS, BEADS[w])) for w in (Winner.BANKER, Winner.PLAYER))
+    max_col = count // ROWS  # the next round's column is in view too
+    first, shown = _window(max_col - 1, columns, whole)
+    return Board("bead_plate", shown, first, tuple(marks), asks, _bead_plate_alt(roads))
 
 
-def big_road(roads: Roads, *, columns: int = 30) -> Board:
+def _bead_plate_alt(roads: Roads) -> str:
+    rounds = [cell.round for cell in roads.bead_plate]
+    if not rounds:
+        return "Bead Plate: no rounds yet."
+    wins = {w: sum(r.winner is w for r in rounds) for w in Winner}
+    counts = (("banker", sum(r.banker_pair for r in rounds)), ("player", sum(r.player_pair for r in rounds)))
+    pairs = [_plural(count, f"{side} pair") for side, count in counts if count]
+    return (
+        f"Bead Plate: {_plural(len(rounds), 'round')}, Banker {wins[Winner.BANKER]}, Player {wins[Winner.PLAYER]}, "
+        f"Tie {wins[Winner.TIE]}; {', '.join(pairs) or 'no pairs'}; last round {rounds[-1].winner.label}."
+    )
+
+
+def big_road(roads: Roads, *, columns: int = 30, whole: bool = False) -> Board:
     """Each entry as its ring with its pair dots, and its ties as they come: the stripe,
     then the count from the second on; in the order of the rounds that made them, so a
     round adds marks after those drawn before."""
@@ -153,11 +184,29 @@ def big_road(roads: Roads, *, columns: int = 30) -> Board:
             marks += stripe + ring + count
         else:
             marks += ring + stripe + count
+    asks = []
+    for winner in (Winner.BANKER, Winner.PLAYER):
+        row, col = roads.big_road_next(winner)
+        asks.append((winner.value, Mark(col, row, RINGS[winner])))
     max_col = max((c.col for c in roads.big_road_cells), default=0)
-    return Board("big_road", columns, _window(max_col, columns), tuple(marks))
+    first, shown = _window(max_col, columns, whole)
+    return Board("big_road", shown, first, tuple(marks), tuple(asks), _big_road_alt(roads))
 
 
-def derived_road(roads: Roads, name: str, *, columns: int = 30) -> Board:
+def _big_road_alt(roads: Roads) -> str:
+    columns = [column for column in roads.columns if column[0].winner is not None]
+    ties = sum(entry.ties for column in roads.columns for entry in column)
+    if not columns:
+        return "Big Road: no Banker or Player win yet" + (f", {_plural(ties, 'tie')}." if ties else ".")
+    newest = columns[-1]
+    winner = newest[0].winner.label if newest[0].winner else ""
+    return (
+        f"Big Road: {_plural(len(columns), 'column')}, {_plural(ties, 'tie')}; "
+        f"newest column {winner}, {len(newest)} in a row."
+    )
+
+
+def derived_road(roads: Roads, name: str, *, columns: int = 30, whole: bool = False) -> Board:
     """A derived road, with the marks a next Banker or Player would add."""
     road, kinds = roads.derived[name], DERIVED_MARKS[name]
     marks = tuple(Mark(c.col, c.row, kinds[c.color]) for c in road.cells)
@@ -168,19 +217,29 @@ def derived_road(roads: Roads, name: str, *, columns: int = 30) -> Board:
             cell = road.peek(color)
             asks.append((winner.value, Mark(cell.col, cell.row, kinds[color])))
     max_col = max([c.col for c in road.cells] + [0])
-    return Board(name, columns, _window(max_col, columns), marks, tuple(asks))
+    first, shown = _window(max_col, columns, whole)
+    return Board(name, shown, first, marks, tuple(asks), _derived_alt(name, road.marks))
 
 
-def boards(roads: Roads, columns: dict[str, int]) -> dict[str, Board]:
-    """The roads named in ``columns`` (name to columns in view), in that order."""
+def _derived_alt(name: str, colors: list[Color]) -> str:
+    title = ROAD_TITLES[name]
+    if not colors:
+        return f"{title}: no marks yet."
+    reds = sum(c is Color.RED for c in colors)
+    return f"{title}: {_plural(len(colors), 'mark')}, {reds} red, {len(colors) - reds} blue; newest {colors[-1].value}."
+
+
+def boards(roads: Roads, columns: dict[str, int], *, whole: bool = True) -> dict[str, Board]:
+    """The roads named in ``columns`` (name to the columns a lobby card shows), in that
+    order; ``whole`` (a table page): every column of the shoe instead."""
     drawn = {}
     for name, width in columns.items():
         if name == "bead_plate":
-            drawn[name] = bead_plate(roads, columns=width)
+            drawn[name] = bead_plate(roads, columns=width, whole=whole)
         elif name == "big_road":
-            drawn[name] = big_road(roads, columns=width)
+            drawn[name] = big_road(roads, columns=width, whole=whole)
         else:
-            drawn[name] = derived_road(roads, name, columns=width)
+            drawn[name] = derived_road(roads, name, columns=width, whole=whole)
     return drawn
 
 

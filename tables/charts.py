@@ -16,46 +16,60 @@ from .game.stats import THEORETICAL_SHARES, ShoeStats
 BANKER, PLAYER, TIE, GOLD, MUTED, GRID = "#d9342b", "#1f6fd1", "#1e9e4a", "#d8b35a", "#8fa39a", "#2a3d35"
 
 
+# What every chart's layout shares, drawn in by static/js/charts.js (BASE_LAYOUT there,
+# which must say the same): a push carries each chart, and need not carry these.
+BASE_LAYOUT: dict[str, Any] = {
+    "paper_bgcolor": "rgba(0,0,0,0)",
+    "plot_bgcolor": "rgba(0,0,0,0)",
+    "font": {"color": "#eef3ef", "size": 12},
+    "margin": {"l": 40, "r": 10, "t": 30, "b": 30},
+    "height": 220,
+    "showlegend": True,
+    "legend": {"orientation": "h", "y": 1.18, "x": 0},
+}
+
+
 def _layout(**extra: Any) -> dict[str, Any]:
-    return {
-        "paper_bgcolor": "rgba(0,0,0,0)",
-        "plot_bgcolor": "rgba(0,0,0,0)",
-        "font": {"color": "#eef3ef", "size": 12},
-        "margin": {"l": 40, "r": 10, "t": 30, "b": 30},
-        "height": 220,
-        "showlegend": True,
-        "legend": {"orientation": "h", "y": 1.18, "x": 0},
-        **extra,
-    }
+    """A chart's own layout: what differs from :data:`BASE_LAYOUT` (replacing a key whole)."""
+    return extra
 
 
 def shares_figure(stats: ShoeStats) -> dict[str, Any]:
-    """This shoe's Banker / Player / Tie shares beside the theoretical 45.86 / 44.62 / 9.52 %."""
+    """This shoe's Banker / Player / Tie shares beside the theoretical 45.86 / 44.62 / 9.52 %.
+
+    The shoe's bars are a trace per side, named for it, so that each legend swatch has
+    its side's colour (one trace of three colours shows the first in its swatch: a red
+    "This shoe" whatever the bar); ``offsetgroup`` keeps them in one slot beside the grey
+    theoretical bars."""
     sides = (Winner.BANKER, Winner.PLAYER, Winner.TIE)
-    names = [w.label for w in sides]
-    shoe = [round(100 * stats.share(n), 2) for n in (stats.banker, stats.player, stats.tie)]
-    theory = [round(100 * THEORETICAL_SHARES[w], 2) for w in sides]
-    this_shoe = {
-        "type": "bar",
-        "name": "This shoe",
-        "x": names,
-        "y": shoe,
-        "marker": {"color": [BANKER, PLAYER, TIE]},
-        "text": [f"{v:.1f}%" for v in shoe],
-        "textposition": "outside",
-        "cliponaxis": False,
-    }
+    colours = {Winner.BANKER: BANKER, Winner.PLAYER: PLAYER, Winner.TIE: TIE}
+    counts = (stats.banker, stats.player, stats.tie)
+    shoe = {w: round(100 * stats.share(n), 2) for w, n in zip(sides, counts, strict=True)}
+    this_shoe = [
+        {
+            "type": "bar",
+            "name": w.label,
+            "offsetgroup": "shoe",
+            "x": [w.label],
+            "y": [shoe[w]],
+            "marker": {"color": colours[w]},
+            "text": [f"{shoe[w]:.1f}%"],  # inside the bar, or above it when it does not fit
+        }
+        for w in sides
+    ]
     theoretical = {
         "type": "bar",
         "name": "Theoretical",
-        "x": names,
-        "y": theory,
+        "offsetgroup": "theory",
+        "x": [w.label for w in sides],
+        "y": [round(100 * THEORETICAL_SHARES[w], 2) for w in sides],
         "marker": {"color": MUTED},
         "opacity": 0.55,
-        "hovertemplate": "%{y:.2f}%<extra>Theoretical</extra>",
     }
-    layout = _layout(barmode="group", yaxis={"ticksuffix": "%", "gridcolor": GRID})
-    return {"data": [this_shoe, theoretical], "layout": layout}
+    # Room above the tallest bar for its label, under the legend.
+    top = max([*shoe.values(), *theoretical["y"]]) * 1.25
+    layout = _layout(barmode="group", yaxis={"ticksuffix": "%", "gridcolor": GRID, "range": [0, top]})
+    return {"data": [*this_shoe, theoretical], "layout": layout}
 
 
 def running_figure(stats: ShoeStats) -> dict[str, Any]:
@@ -78,11 +92,18 @@ def running_figure(stats: ShoeStats) -> dict[str, Any]:
 
 
 ODDS_COLOURS = {"banker": BANKER, "player": PLAYER, "tie": TIE, "player_pair": GOLD}
+# Told apart by the line's dash as well as its colour (and in the colour-blind theme).
+ODDS_DASHES = {"banker": "solid", "player": "dash", "tie": "solid", "player_pair": "dot"}
+# Banker and Player returns lie a fraction of a percent apart (about -1.06 and -1.24 %)
+# while Tie's and the pairs' lie near -14 % and -10 %: on one axis the first two are one
+# line. They get the upper axis to themselves, the side bets the lower one.
+MAIN_BETS = frozenset({"banker", "player"})
 
 
 def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str, str]]) -> dict[str, Any]:
     """Expected return of each bet (%) on the shoe left after each round; round 0 is
-    the full shoe. ``bets`` are (key, label) pairs."""
+    the full shoe. ``bets`` are (key, label) pairs; Banker and Player on the upper axis,
+    the other bets on the lower one."""
     lines = [
         {
             "type": "scatter",
@@ -90,15 +111,25 @@ def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str
             "x": [number for number, _ in points],
             "y": [round(100 * returns[key], 3) for _, returns in points],
             "mode": "lines",
-            "line": {"color": ODDS_COLOURS.get(key, MUTED), "width": 2},
+            "line": {"color": ODDS_COLOURS.get(key, MUTED), "width": 2.5, "dash": ODDS_DASHES.get(key, "dashdot")},
+            "yaxis": "y" if key in MAIN_BETS else "y2",
             "hovertemplate": "after round %{x}: %{y:.2f}%<extra>" + label + "</extra>",
         }
         for key, label in bets
     ]
+    axis = {"ticksuffix": "%", "zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID, "nticks": 4}
     layout = _layout(
-        xaxis={"title": {"text": "Round"}, "gridcolor": GRID, "tickformat": "d", "rangemode": "tozero"},
-        yaxis={"ticksuffix": "%", "zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID},
+        height=280,
+        xaxis={"title": {"text": "Round"}, "gridcolor": GRID, "tickformat": "d", "rangemode": "tozero", "anchor": "y2"},
+        yaxis={**axis, "domain": [0.55, 1]},
+        yaxis2={**axis, "domain": [0, 0.45], "anchor": "x"},
     )
+    if not any(key in MAIN_BETS for key, _ in bets) or all(key in MAIN_BETS for key, _ in bets):
+        layout.pop("yaxis2")
+        layout["yaxis"].pop("domain")
+        layout["xaxis"].pop("anchor")
+        for line in lines:
+            line["yaxis"] = "y"
     return {"data": lines, "layout": layout}
 
 

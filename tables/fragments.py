@@ -131,12 +131,14 @@ def _delta_base(since: str | None, version: str) -> int | None:
 @dataclass(frozen=True)
 class RoadChange:
     """What a delta does to one road: add ``marks`` (and move the view with them),
-    replace the ask marks, or, with ``marks`` None, draw the whole road again."""
+    replace the ask marks and the road in words, or, with ``marks`` None, draw the whole
+    road again."""
 
     board: svg.Board
     marks: str | None
     moved: bool
     asks: bool
+    alt: bool = False
 
     @property
     def asks_html(self) -> str:
@@ -161,8 +163,9 @@ def _delta_context(table: Table, shoe: Shoe | None, version: str, since: str, ba
             RoadChange(
                 board,
                 None if added is None else mark_safe(added),  # our own builder's markup
-                board.first != before[name].first,
+                board.view != before[name].view,  # a table page's road grows a column at a time
                 board.asks != before[name].asks,
+                board.alt != before[name].alt,
             )
         )
     good_roads = road_data.roads.good_roads()

@@ -21,5 +21,5 @@ def marks(markup: str, kind: str) -> list[tuple[int, int]]:
 
 def asks(markup: str, winner: str) -> list[tuple[str, tuple[int, int]]]:
     """(kind, (column, row)) of the ask marks a next ``winner`` ("B" or "P") would add."""
-    found = re.findall(rf'<path class="ask ask-{winner} mk-([\w-]+)" d="M(\d+) (\d+)h0"', markup)
+    found = re.findall(rf'<path class="ask-{winner} mk-([\w-]+)" d="M(\d+) (\d+)h0"', markup)
     return [(kind, (int(x) // CELL, int(y) // CELL)) for kind, x, y in found]

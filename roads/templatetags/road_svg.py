@@ -32,8 +32,8 @@ def road(context: template.Context, board: svg.Board, live: bool = False) -> dic
 
 @register.simple_tag
 def road_board(shoe_roads: ShoeRoads, name: str, columns: int) -> svg.Board:
-    """A road with ``columns`` in view (a lobby card's are compact)."""
-    return svg.boards(shoe_roads.roads, {name: columns})[name]
+    """A road's newest ``columns`` (a lobby card's are compact and do not scroll)."""
+    return svg.boards(shoe_roads.roads, {name: columns}, whole=False)[name]
 
 
 @register.simple_tag

@@ -1,12 +1,23 @@
 // Plotly charts: each figure comes as JSON beside its chart (json_script); draw them on
-// load, and again whenever a live update swaps them in.
+// load, again whenever a live update swaps them in, and when the theme changes.
 (function () {
+  // The colour-blind theme's colours (Okabe-Ito) for the seed's, as tables/charts.py
+  // writes them: lighter than the roads' (app.css), as a chart's lines lie on the dark panel.
+  var COLOURBLIND = { "#d9342b": "#d55e00", "#1f6fd1": "#56b4e9", "#1e9e4a": "#009e73" };
+
+  // What every chart's layout shares (tables/charts.py's BASE_LAYOUT, which must say the
+  // same); a figure's own layout replaces a key whole.
+  var BASE_LAYOUT = {
+    paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)", font: { color: "#eef3ef", size: 12 },
+    margin: { l: 40, r: 10, t: 30, b: 30 }, height: 220, showlegend: true, legend: { orientation: "h", y: 1.18, x: 0 },
+  };
+
   // On a phone (the width app.css's Phones section starts at) a chart gives its plot the
   // whole width: its legend goes in rows under the plot, in room added below it, where
   // it covers no line or bar.
   var phone = window.matchMedia("(max-width: 640px)");
-  function fitted(el, figure) {
-    var layout = figure.layout, width = el.clientWidth;
+  function fitted(el, figure, layout) {
+    var width = el.clientWidth;
     if (!phone.matches || !width || layout.showlegend === false) return layout;
     var named = figure.data.filter(function (trace) { return trace.name && trace.showlegend !== false; }).length;
     var room = Math.ceil(named / Math.max(1, Math.floor(width / 120))) * 22 + 12;
@@ -17,14 +28,22 @@
       height: (layout.height || 220) + room, margin: margin, legend: Object.assign({}, layout.legend, legend),
     });
   }
+
+  function recolour(json) {
+    if (document.documentElement.dataset.theme !== "colorblind") return json;
+    return json.replace(/#(d9342b|1f6fd1|1e9e4a)/gi, function (c) { return COLOURBLIND[c.toLowerCase()]; });
+  }
+
   function drawCharts() {
     if (!window.Plotly) return;
     document.querySelectorAll("[data-chart]").forEach(function (el) {
-      var figure = JSON.parse(document.getElementById(el.dataset.chart).textContent);
-      Plotly.react(el, figure.data, fitted(el, figure), { displayModeBar: false, responsive: true });
+      var figure = JSON.parse(recolour(document.getElementById(el.dataset.chart).textContent));
+      var layout = fitted(el, figure, Object.assign({}, BASE_LAYOUT, figure.layout));
+      Plotly.react(el, figure.data, layout, { displayModeBar: false, responsive: true });
     });
   }
   window.addEventListener("load", drawCharts);
   document.addEventListener("htmx:wsAfterMessage", drawCharts);
+  document.addEventListener("themechange", drawCharts);
   phone.addEventListener("change", drawCharts);  // a tablet turned, a window resized
 })();

@@ -93,3 +93,58 @@ def test_the_mark_in_a_cell_names_the_rounds_behind_it() -> None:
     assert svg.mark_at(roads, "big_road", 1, 1) == [4]
     assert svg.mark_at(roads, "big_road", 5, 5) == []
     assert svg.mark_at(roads_of("BPBB"), "big_eye_road", 0, 0) == [2]  # the entry after the second column's first
+
+
+def test_a_table_pages_road_holds_every_column_from_the_shoes_first_and_the_next_one() -> None:
+    board = svg.big_road(roads_of("BP" * 20), columns=30, whole=True)  # 40 columns: more than 30 in view
+    assert view(board) == (0, 40)  # none dropped, and room for the next column
+    cols = sorted(col for col, _ in marks(board.marks_html, "ring-B") + marks(board.marks_html, "ring-P"))
+    assert cols == list(range(40))
+    # A short shoe's road is as short: its box, not empty columns, fills the space (an SVG
+    # of empty columns past the box would open scrolled to them, away from the marks).
+    assert view(svg.big_road(roads_of("BP"), columns=30, whole=True)) == (0, 2)
+    assert view(svg.bead_plate(roads_of("BPTBPTB"), whole=True)) == (0, 1)  # the next round's column too
+
+
+def test_every_road_of_a_table_page_is_whole_and_a_lobby_cards_shows_its_newest_columns() -> None:
+    roads = roads_of("BBPPT" * 17)  # 85 rounds
+    for board in svg.boards(roads, {"bead_plate": 14, "big_road": 30, "big_eye_road": 20}).values():
+        assert board.first == 0 and view(board)[1] >= max(col for col, _ in cells(board))
+    lobby = svg.boards(roads, {"bead_plate": 8}, whole=False)["bead_plate"]
+    assert view(lobby) == (7, 14) and min(col for col, _ in cells(lobby)) == 7
+
+
+def cells(board: svg.Board) -> list[tuple[int, int]]:
+    return [(int(x) // svg.CELL, int(y) // svg.CELL) for x, y in re.findall(r"(\d+) (\d+)", board.marks_html)]
+
+
+def test_the_bead_plate_asks_show_the_next_bead_in_the_next_cell() -> None:
+    board = svg.bead_plate(roads_of("BPTBPTB"), whole=True)  # 7 rounds: the next is column 1, row 1
+    assert asks(board.asks_html, "B") == [("bead-B", (1, 1))] and asks(board.asks_html, "P") == [("bead-P", (1, 1))]
+
+
+def test_the_big_road_asks_show_where_a_next_banker_or_player_would_go() -> None:
+    board = svg.big_road(roads_of("BBP"), whole=True)
+    assert asks(board.asks_html, "P") == [("ring-P", (1, 1))]  # continues the Player column
+    assert asks(board.asks_html, "B") == [("ring-B", (2, 0))]  # starts a new column
+    opening_ties = svg.big_road(roads_of("TT"), whole=True)  # the first winner joins the ties' square
+    assert asks(opening_ties.asks_html, "B") == [("ring-B", (0, 0))]
+    dragon = svg.big_road(roads_of("B" * 8), whole=True)  # six down, then along the bottom row
+    assert asks(dragon.asks_html, "B") == [("ring-B", (3, 5))] and asks(dragon.asks_html, "P") == [("ring-P", (1, 0))]
+
+
+def test_an_empty_shoe_asks_for_the_first_cell_of_each_road_that_has_one() -> None:
+    roads = roads_of("")
+    assert asks(svg.bead_plate(roads).asks_html, "B") == [("bead-B", (0, 0))]
+    assert asks(svg.big_road(roads).asks_html, "P") == [("ring-P", (0, 0))]
+
+
+def test_each_road_says_in_words_what_it_shows() -> None:
+    roads = roads_of("bTPPpBT")
+    assert svg.bead_plate(roads).alt == (
+        "Bead Plate: 7 rounds, Banker 2, Player 3, Tie 2; 1 banker pair, 1 player pair; last round Tie."
+    )
+    assert svg.big_road(roads).alt == "Big Road: 3 columns, 2 ties; newest column Banker, 1 in a row."
+    assert svg.derived_road(roads, "big_eye_road").alt == "Big Eye Road: 3 marks, 1 red, 2 blue; newest blue."
+    assert svg.big_road(roads_of("TT")).alt == "Big Road: no Banker or Player win yet, 2 ties."
+    assert svg.derived_road(roads_of(""), "small_road").alt == "Small Road: no marks yet."

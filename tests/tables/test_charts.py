@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+import re
 from pathlib import Path
 
 import plotly.graph_objects as go
@@ -18,13 +20,34 @@ STATS = shoe_stats(StatRound(w, False, False, False) for w in (B, B, P, T, B))
 
 @pytest.mark.parametrize("build", [charts.shares_figure, charts.running_figure])
 def test_each_chart_is_a_valid_plotly_figure(build) -> None:
-    go.Figure(build(STATS))  # raises ValueError on any property plotly does not know
+    figure = build(STATS)
+    go.Figure(figure)  # raises ValueError on any property plotly does not know
+    go.Figure(figure | {"layout": charts.BASE_LAYOUT | figure["layout"]})  # as the page draws it
+
+
+def test_the_page_draws_every_chart_on_the_layout_the_server_names() -> None:
+    # A push leaves out what every chart's layout shares: static/js/charts.js puts it back.
+    script = (Path(__file__).resolve().parents[2] / "static/js/charts.js").read_text()
+    found = re.search(r"var BASE_LAYOUT = (\{.*?\});", script, re.S)
+    assert found, "no BASE_LAYOUT in charts.js"
+    as_json = re.sub(r"(\w+):", r'"\1":', found.group(1)).replace(",\n  }", "}")
+    assert json.loads(re.sub(r",\s*}", "}", as_json)) == charts.BASE_LAYOUT
 
 
 def test_the_shares_chart_sets_the_shoe_beside_the_theoretical_45_86_44_62_9_52() -> None:
-    shoe, theory = charts.shares_figure(STATS)["data"]
-    assert shoe["y"] == [60.0, 20.0, 20.0]
+    *shoe, theory = charts.shares_figure(STATS)["data"]
+    assert [bar["y"] for bar in shoe] == [[60.0], [20.0], [20.0]]
     assert theory["y"] == [45.86, 44.62, 9.52]
+
+
+def test_each_legend_swatch_of_the_shares_chart_has_one_colour_its_sides() -> None:
+    # Plotly's swatch for a trace of several colours shows its first: "This shoe" was red.
+    *shoe, theory = charts.shares_figure(STATS)["data"]
+    assert [(bar["name"], bar["marker"]["color"]) for bar in shoe] == [
+        ("Banker", charts.BANKER), ("Player", charts.PLAYER), ("Tie", charts.TIE)
+    ]  # fmt: skip
+    assert all(bar["offsetgroup"] == "shoe" for bar in shoe) and theory["offsetgroup"] == "theory"
+    assert isinstance(theory["marker"]["color"], str) and theory["name"] == "Theoretical"
 
 
 def test_the_running_chart_counts_banker_minus_player_round_by_round() -> None:
@@ -45,6 +68,21 @@ def test_the_odds_chart_draws_each_bets_return_in_percent_from_the_full_shoe_on(
     go.Figure(figure)
     banker, tie = figure["data"]
     assert banker["x"] == [0, 1] and banker["y"] == [-1.058, -1.04] and tie["name"] == "Tie"
+
+
+def test_banker_and_player_returns_have_an_axis_of_their_own_and_differ_in_dash_as_well_as_colour() -> None:
+    points = [(0, {"banker": -0.010579, "player": -0.012351, "tie": -0.143596, "player_pair": -0.103614})]
+    bets = [("banker", "Banker"), ("player", "Player"), ("tie", "Tie"), ("player_pair", "Player pair")]
+    figure = charts.odds_figure(points, bets)
+    go.Figure(figure)
+    lines = {line["name"]: line for line in figure["data"]}
+    assert lines["Banker"]["yaxis"] == lines["Player"]["yaxis"] == "y"
+    assert lines["Tie"]["yaxis"] == lines["Player pair"]["yaxis"] == "y2"
+    assert lines["Banker"]["line"]["dash"] != lines["Player"]["line"]["dash"]
+    assert lines["Banker"]["line"]["color"] != lines["Player"]["line"]["color"]
+    upper, lower = figure["layout"]["yaxis"]["domain"], figure["layout"]["yaxis2"]["domain"]
+    assert lower[1] < upper[0]  # one above the other, not overlapping
+    assert figure["layout"]["xaxis"]["anchor"] == "y2"  # the rounds along the bottom
 
 
 def test_the_review_charts_are_valid_plotly_figures() -> None:

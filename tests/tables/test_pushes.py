@@ -131,7 +131,7 @@ def test_a_delta_names_its_state_first_and_adds_the_rounds_rows_and_road_marks(b
     assert "computing round 3" in delta  # its odds come in a push of their own
 
 
-def test_a_delta_moves_a_roads_view_with_the_marks_it_adds(baccarat_1) -> None:
+def test_a_delta_widens_a_roads_view_with_the_columns_it_adds_keeping_the_first(baccarat_1) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
     for i in range(13):  # alternating: a column of the Big Road each
@@ -146,9 +146,10 @@ def test_a_delta_moves_a_roads_view_with_the_marks_it_adds(baccarat_1) -> None:
         record(table, win("BP"[i % 2], i))
         shoe, version = state(table)
     delta = fragments.table_push_html(table, shoe, version, since=since)
-    # 30 columns of Big Road: the 30th and the empty one after it need the view moved by one.
+    # 30 columns of Big Road: the 30th and the empty one after it need a 31st column in
+    # view, added at the right; the shoe's first column stays (the road box scrolls).
     assert 'hx-swap-oob="beforeend:#marks-big_road" ' + f'data-version="{version}" data-since="{since}"' in delta
-    assert 'data-view="20 0 600 120"' in delta
+    assert 'data-view="0 0 620 120"' in delta
 
 
 def test_a_delta_draws_a_road_again_when_a_round_changes_a_mark_it_has(baccarat_1) -> None:

@@ -1,0 +1,36 @@
+// Roads that scroll sideways (a table page's, .road-box): after each push the newest
+// columns come into view, and a box says when columns are out of view on either side.
+// A reversed flex row (app.css) opens on its newest columns without this script; its
+// scrollLeft is 0 at the right end and negative to the left of it.
+(function () {
+  function cellWidth(box) {
+    var svg = box.querySelector("svg.road");
+    if (!svg || !svg.viewBox.baseVal.height) return 0;
+    return svg.getBoundingClientRect().height / (svg.viewBox.baseVal.height / 20); // 20: roads/svg.py's CELL
+  }
+
+  function mark(box) {
+    var frame = box.parentElement, left = box.scrollWidth - box.clientWidth + box.scrollLeft, right = -box.scrollLeft;
+    var slot = box.closest(".road-slot"), earlier = slot && slot.querySelector(".earlier"), cell = cellWidth(box), columns = cell ? Math.round(left / cell) : 0;
+    frame.classList.toggle("has-earlier", left > 1);
+    frame.classList.toggle("has-later", right > 1);
+    if (earlier) {
+      earlier.hidden = columns < 1;
+      earlier.textContent = "‹ " + (columns === 1 ? "1 earlier column" : columns + " earlier columns");
+    }
+  }
+
+  function newest() {
+    document.querySelectorAll(".road-box").forEach(function (box) {
+      box.scrollLeft = 0;
+      mark(box);
+    });
+  }
+
+  document.addEventListener("scroll", function (e) {
+    if (e.target.classList && e.target.classList.contains("road-box")) mark(e.target);
+  }, true);
+  document.addEventListener("DOMContentLoaded", newest);
+  document.addEventListener("htmx:wsAfterMessage", newest);
+  window.addEventListener("resize", function () { document.querySelectorAll(".road-box").forEach(mark); });
+})();

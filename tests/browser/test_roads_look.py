@@ -1,0 +1,233 @@
+"""Seen in a real browser at a phone's and a desktop's size: roads a player can read
+(the whole shoe reachable, the newest column in view, a sign of the columns before it,
+marks that fill their cells, ask previews on every road, each road in words) and the
+colour-blind theme; with the figures printed and screenshots kept."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from roads.engine import Roads
+from roads.entries import RoadRound
+from tables.game.outcome import RoundOutcome
+from tables.game.shoe import Shoe
+from tests.road_marks import marks
+
+from .conftest import SCREENS, LiveServer, page_width, screenshot, sized_page
+
+LIVE = "#connection.connection-live"
+SHOE_SEED = 34  # a shoe whose 73 rounds make 42 Big Road columns, with pairs and ties
+
+
+def long_shoe() -> list[RoundOutcome]:
+    shoe, dealt = Shoe.shuffled(rng=random.Random(SHOE_SEED)), []
+    while not shoe.finished:
+        dealt.append(shoe.deal())
+    return dealt
+
+
+def cards(outcome: RoundOutcome) -> dict[str, list[str]]:
+    return {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
+
+
+def big_road_columns(outcomes: list[RoundOutcome]) -> int:
+    roads = Roads.of(RoadRound(o.winner, o.banker_pair, o.player_pair, i) for i, o in enumerate(outcomes))
+    return max(c.col for c in roads.big_road_cells) + 1
+
+
+def long_table(server: LiveServer, slug: str) -> list[RoundOutcome]:
+    """A table whose shoe holds all but the last round of :func:`long_shoe`."""
+    dealt = long_shoe()
+    server.table(slug, "Long Shoe")
+    server.post(slug, "shoes")
+    for outcome in dealt[:-1]:
+        server.post(slug, "rounds", cards(outcome))
+    return dealt
+
+
+def road_figures(page: Any) -> dict[str, dict[str, float]]:
+    """Per road: the CSS px of a cell and of its box, the px hidden left and right of the
+    box's view, and where the newest mark is on screen against the box."""
+    return page.evaluate("""() => {
+        const out = {};
+        document.querySelectorAll("#roads .road-box").forEach(box => {
+            const svg = box.querySelector("svg.road"), r = svg.getBoundingClientRect(), b = box.getBoundingClientRect();
+            const cell = r.height / 6, vb = svg.viewBox.baseVal;
+            let newest = -1;
+            svg.querySelectorAll("g[id^=marks] path").forEach(p => {
+                const xs = (p.getAttribute("d").match(/[\\d.]+/g) || []).filter((_, i) => i % 2 === 0).map(Number);
+                newest = Math.max(newest, ...xs);
+            });
+            const x = r.left + (newest - vb.x) * (r.width / vb.width);
+            out[svg.id.replace("road-", "")] = {
+                cell: cell, box: b.width, left: box.scrollWidth - box.clientWidth + box.scrollLeft,
+                right: -box.scrollLeft, newestX: x, boxLeft: b.left, boxRight: b.right, columns: vb.width / 20,
+                earlier: box.parentElement.classList.contains("has-earlier"),
+            };
+        });
+        return out;
+    }""")
+
+
+def marker_size(page: Any, kind: str) -> float:
+    """How wide a derived road's mark is, in its 20-unit cell (read from the page's marker)."""
+    return page.evaluate(
+        """kind => {
+            const shape = [...document.querySelectorAll(`#mark-${kind} circle, #mark-${kind} rect, #mark-${kind} line`)]
+                .find(s => getComputedStyle(s.closest("g") || s).display !== "none");
+            const box = shape.getBBox();
+            return Math.max(box.width, box.height);
+        }""",
+        kind,
+    )
+
+
+@pytest.mark.parametrize("size", ["phone-360", "desktop"])
+def test_a_long_shoe_is_whole_in_every_road_with_its_newest_column_in_view_after_each_push(
+    server: LiveServer, browser: Any, size: str
+) -> None:
+    slug = f"long-{size}"
+    dealt = long_table(server, slug)
+    assert big_road_columns(dealt[:-1]) >= 40
+    with sized_page(browser, size) as page:
+        page.goto(f"{server.url}/tables/{slug}/")
+        page.wait_for_selector(LIVE)
+        width = page.viewport_size["width"]
+        assert page.locator("#roads").evaluate("e => e.scrollWidth <= e.clientWidth")  # the roads scroll in their boxes
+        figures = road_figures(page)
+        # Every column of the Big Road from the shoe's first is drawn: none dropped past 30.
+        big = page.locator("#road-big_road").inner_html()
+        columns = {col for kind in ("ring-B", "ring-P") for col, _ in marks(big, kind)}
+        assert min(columns) == 0 and max(columns) + 1 == big_road_columns(dealt[:-1])
+        for name, road in figures.items():
+            assert road["boxLeft"] <= road["newestX"] <= road["boxRight"], f"{name}: newest column out of view"
+        assert figures["bead_plate"]["cell"] >= 14 and figures["big_road"]["cell"] >= 14
+        # A road with columns out of view on its left says so, and how many.
+        assert figures["big_road"]["left"] > 0 and figures["big_road"]["earlier"]
+        earlier = page.locator("#roads .road-slot:has(#road-big_road) .earlier")
+        assert earlier.is_visible() and "earlier column" in earlier.inner_text()
+        for name in ("big_eye_road", "small_road", "cockroach_road"):
+            assert figures[name]["cell"] >= 14
+        derived_cell = figures["small_road"]["cell"]
+        mark_px = {kind: derived_cell * marker_size(page, kind) / 20 for kind in ("eye-red", "dot-red", "slash-red")}
+        assert min(mark_px.values()) >= 0.7 * figures["small_road"]["cell"]
+        print(
+            f"\n{size}: page {page_width(page)} px wide of {width};",
+            {
+                n: f"cell {f['cell']:.1f} px, {f['columns']:.0f} columns, {f['box']:.0f} px box"
+                for n, f in figures.items()
+            },
+            "derived marks px:",
+            {k: round(v, 1) for k, v in mark_px.items()},
+            "earlier:",
+            earlier.inner_text(),
+        )
+        screenshot(page, f"roads-long-shoe-{size}")
+        page.locator("#roads").screenshot(path=str(SCREENS / f"roads-panel-{size}.png"))
+        for chart in ("chart-shares", "chart-odds"):
+            page.wait_for_selector(f"[data-chart={chart}] .main-svg")
+        # The shoe-odds chart draws Banker and Player on an axis of their own, apart from the side bets'.
+        axes = page.evaluate("() => document.querySelector('[data-chart=chart-odds]').data.map(t => [t.name, t.yaxis])")
+        assert dict(axes) == {"Banker": "y", "Player": "y", "Tie": "y2", "Player Pair": "y2"}
+        page.locator("#stats").screenshot(path=str(SCREENS / f"roads-stats-{size}.png"))
+        page.locator("#odds").screenshot(path=str(SCREENS / f"roads-odds-{size}.png"))
+
+        # The reader scrolls back to the shoe's first columns; the next round brings the newest back into view.
+        page.locator("#roads .road-frame:has(#road-big_road) .road-box").evaluate("b => b.scrollLeft = -b.scrollWidth")
+        assert road_figures(page)["big_road"]["right"] > 0
+        page.wait_for_selector("#roads .road-frame.has-later")
+        assert not page.locator("#roads .road-slot:has(#road-big_road) .earlier").is_visible()
+        page.locator("#roads").screenshot(path=str(SCREENS / f"roads-panel-scrolled-back-{size}.png"))
+        posted = server.post(slug, "rounds", cards(dealt[-1]))["round"]
+        page.wait_for_selector(f"#game-info >> text={posted['id']}", timeout=3000)
+        after = road_figures(page)
+        for name, road in after.items():
+            assert road["boxLeft"] <= road["newestX"] <= road["boxRight"], f"{name}: newest column out after a push"
+        assert after["big_road"]["right"] <= 1
+        alt = page.locator("#alt-bead_plate").text_content()
+        assert alt.startswith(f"Bead Plate: {len(dealt)} rounds")  # the text alternative followed the push
+
+
+def shown_shape(page: Any, kind: str) -> str:
+    """The tag of the shape a marker draws in the page's theme."""
+    return page.evaluate(
+        """kind => [...document.querySelectorAll(`#mark-${kind} circle, #mark-${kind} rect, #mark-${kind} path`)]
+            .filter(s => !s.closest("g") || getComputedStyle(s.closest("g")).display !== "none")
+            .map(s => s.tagName.toUpperCase()).join(",")""",
+        kind,
+    )
+
+
+def fill(page: Any, selector: str) -> str:
+    return page.evaluate("s => getComputedStyle(document.querySelector(s)).fill", selector)
+
+
+@pytest.mark.parametrize("size", ["phone-360", "desktop"])
+def test_the_colour_blind_theme_is_a_switch_the_browser_remembers_and_an_address_for_screens(
+    server: LiveServer, browser: Any, size: str
+) -> None:
+    slug = f"theme-{size}"
+    dealt = long_shoe()[:24]
+    server.table(slug, "Theme")
+    server.post(slug, "shoes")
+    for outcome in dealt:
+        server.post(slug, "rounds", cards(outcome))
+    with sized_page(browser, size) as page:
+        page.goto(f"{server.url}/tables/{slug}/")
+        page.wait_for_selector(LIVE)
+        assert page.evaluate("document.documentElement.dataset.theme") == "standard"
+        # A short shoe's roads fit their boxes: nothing out of view, no sign of earlier columns.
+        assert {name: (f["left"], f["earlier"]) for name, f in road_figures(page).items()} == {
+            name: (0, False) for name in ("bead_plate", "big_road", "big_eye_road", "small_road", "cockroach_road")
+        }
+        assert shown_shape(page, "ring-P") == "CIRCLE" and fill(page, "#mark-pair-B circle") == "rgb(217, 52, 43)"
+        # Every road has a name and says in words what it shows.
+        for road in page.locator("#roads svg.road").all():
+            assert road.get_attribute("role") == "img" and road.get_attribute("aria-label")
+            description = page.locator("#" + road.get_attribute("aria-describedby")).text_content()
+            assert description.startswith(road.get_attribute("aria-label") + ":")
+        # The ask buttons preview the next mark on the Bead Plate and the Big Road too.
+        page.click("[data-ask=B]")
+        for road in ("bead_plate", "big_road", "big_eye_road"):
+            assert page.locator(f"#now-{road} .ask-B").evaluate("e => getComputedStyle(e).display") != "none", road
+        page.click("[data-ask=B]")
+        # The shares chart's legend: one swatch per side in its colour, and the grey theoretical.
+        page.wait_for_selector("[data-chart=chart-shares] .legend .traces")
+        swatches = page.evaluate("""() => [...document.querySelectorAll("[data-chart=chart-shares] .legend .traces")]
+            .map(t => [t.textContent, getComputedStyle(t.querySelector(".legendpoints path")).fill])""")
+        assert swatches == [
+            ["Banker", "rgb(217, 52, 43)"], ["Player", "rgb(31, 111, 209)"], ["Tie", "rgb(30, 158, 74)"],
+            ["Theoretical", "rgb(143, 163, 154)"],
+        ]  # fmt: skip
+
+        page.click("[data-theme-switch]")
+        assert page.evaluate("document.documentElement.dataset.theme") == "colorblind"
+        assert page.get_attribute("[data-theme-switch]", "aria-pressed") == "true"
+        shapes = {kind: shown_shape(page, kind) for kind in ("ring-B", "ring-P", "eye-red", "eye-blue", "bead-T")}
+        assert shapes == {
+            "ring-B": "CIRCLE", "ring-P": "RECT", "eye-red": "CIRCLE", "eye-blue": "RECT", "bead-T": "PATH"
+        }  # fmt: skip
+        # Pair dots keep their sides' colours (the theme's) and corners.
+        assert fill(page, "#mark-pair-B circle") == "rgb(179, 80, 0)"
+        assert fill(page, "#mark-pair-P rect") == "rgb(0, 114, 178)"
+        page.wait_for_function(  # the charts are drawn again in the theme's colours
+            """() => getComputedStyle(
+                document.querySelector("[data-chart=chart-shares] .legend .traces .legendpoints path")
+            ).fill === "rgb(213, 94, 0)" """
+        )
+        screenshot(page, f"roads-colorblind-{size}", full_page=False)
+        page.locator("#roads").screenshot(path=str(SCREENS / f"roads-panel-colorblind-{size}.png"))
+
+        page.reload()  # the browser remembers
+        page.wait_for_selector(LIVE)
+        assert page.evaluate("document.documentElement.dataset.theme") == "colorblind"
+        page.goto(f"{server.url}/tables/{slug}/?theme=standard")  # an address overrides it, for this page
+        assert page.evaluate("document.documentElement.dataset.theme") == "standard"
+        page.goto(f"{server.url}/lobby/screen/?theme=colorblind")
+        assert page.evaluate("document.documentElement.dataset.theme") == "colorblind"
+        assert shown_shape(page, "bead-P") == "RECT"
+        page.goto(f"{server.url}/lobby/screen/?theme=sepia")  # not a theme: the page keeps the remembered one
+        assert page.evaluate("document.documentElement.dataset.theme") == "colorblind"
