@@ -13,6 +13,7 @@
   // tall for that (one table on a portrait screen) may show fewer, bigger ones.
   var MIN_SIDE = 14, MIN_STACKED = 12, MIN_TALL = 8;
   var BIG_ENOUGH = 56; // px: a bigger cell reads no better from 3 m, more columns tell more
+  var SMALLEST = 24; // px: a smaller cell is hard to read from 3 m, taken only if nothing else fits
   var page = 0, laidOut = "";
 
   function cards() { return Array.prototype.slice.call(grid.querySelectorAll(".table-card")); }
@@ -27,6 +28,7 @@
       var cell = Math.min((height - (stacked ? gap : 0)) / rows, across / minColumns);
       if (!(cell > 0)) return { stacked: stacked, cell: 0, columns: 0, used: 0, score: 0 };
       var used = (rows * cell + (stacked ? gap : 0)) / height, columns = across / cell;
+      if (cell < SMALLEST) weight /= 2;
       var score = weight * Math.min(cell, BIG_ENOUGH) * used * used + (stacked ? 2 : 1) * columns / 1000;
       return { stacked: stacked, cell: cell, columns: columns, used: used, score: score };
     }
@@ -53,12 +55,11 @@
     var bead = roads && roads.querySelector("svg.road-bead_plate"), big = roads && roads.querySelector("svg.road-big_road");
     if (!bead || !big) return;
     roads.classList.remove("stacked");
-    roads.style.gridTemplateColumns = roads.style.flex = roads.style.height = "";
+    roads.style.gridTemplateColumns = roads.style.height = "";
     var gap = parseFloat(getComputedStyle(roads).columnGap) || 0;
     var width = roads.clientWidth, height = roads.clientHeight, a = arrangement(width, height, gap);
     roads.classList.toggle("stacked", a.stacked);
     if (a.used < 0.995) { // rows of square cells fill no more than this: the card centres them
-      roads.style.flex = "none";
       roads.style.height = a.used * height + "px";
     }
     if (a.stacked) {
@@ -90,7 +91,7 @@
       // Slots the page leaves empty widen its last row's cards: a little of that is fine,
       // a lone card the width of the screen under a full grid is not.
       var a = arrangement(roads.clientWidth, roads.clientHeight, gap);
-      var score = a.score * count / (cols * rows);
+      var score = a.score * count / (cols * rows) * (cols > 2 && count % cols === 1 ? 0.8 : 1);
       if (!best || score > best.score) best = { cols: cols, rows: rows, score: score };
     }
     if (best) {
