@@ -1,13 +1,145 @@
-// More tables than fit: show them a page at a time, turning every 15 seconds.
+// The lobby wall. Up to data-per-page tables a page, the pages balanced (14 tables are two
+// pages of 7, not 12 and 2) and turning every 15 seconds; the grid of a page is the one
+// (columns × rows) that gives its roads the biggest marks, so 1, 2, 6 or 12 tables all
+// fill the screen. Each card's roads are sized so their six rows fill what the card has
+// left, and their view shows the newest columns; a pushed card is fitted as it arrives.
 (function () {
-  var grid = document.getElementById("lobby-grid"), perPage = +grid.dataset.perPage, page = 0;
-  function show() {
-    var cards = grid.querySelectorAll(".table-card"), pages = Math.max(1, Math.ceil(cards.length / perPage));
-    page = page % pages;
-    cards.forEach(function (card, i) { card.hidden = Math.floor(i / perPage) !== page; });
-    document.getElementById("screen-pager").textContent = pages > 1 ? "Page " + (page + 1) + " of " + pages : "";
+  var grid = document.getElementById("lobby-grid");
+  if (!grid) return;
+  var MAX = +grid.dataset.perPage || 12, TURN = 15000;
+  var CELL = 20, ROWS = 6; // a road's SVG units per cell, and its rows (roads/svg.py)
+  // Columns a card shows at least, side by side (Bead Plate and Big Road together) or
+  // stacked (each road the card's width): fewer say too little of the shoe. A card too
+  // tall for that (one table on a portrait screen) may show fewer, bigger ones.
+  var MIN_SIDE = 14, MIN_STACKED = 12, MIN_TALL = 8;
+  var BIG_ENOUGH = 56; // px: a bigger cell reads no better from 3 m, more columns tell more
+  var SMALLEST = 24; // px: a smaller cell is hard to read from 3 m, taken only if nothing else fits
+  var page = 0, laidOut = "";
+
+  function cards() { return Array.prototype.slice.call(grid.querySelectorAll(".table-card")); }
+
+  // How to draw the roads in a box: side by side (six rows of cells the box's height)
+  // or stacked (twelve), with the biggest cells that still show enough columns. Its
+  // score weighs the cell's size (up to BIG_ENOUGH) against the height its rows leave
+  // empty, then the columns; it compares arrangements, and grids by their cards'.
+  function arrangement(width, height, gap) {
+    function option(stacked, minColumns, weight) {
+      var rows = stacked ? 2 * ROWS : ROWS, across = stacked ? width : width - gap;
+      var cell = Math.min((height - (stacked ? gap : 0)) / rows, across / minColumns);
+      if (!(cell > 0)) return { stacked: stacked, cell: 0, columns: 0, used: 0, score: 0 };
+      var used = (rows * cell + (stacked ? gap : 0)) / height, columns = across / cell;
+      if (cell < SMALLEST) weight /= 2;
+      var score = weight * Math.min(cell, BIG_ENOUGH) * used * used + (stacked ? 2 : 1) * columns / 1000;
+      return { stacked: stacked, cell: cell, columns: columns, used: used, score: score };
+    }
+    return [option(false, MIN_SIDE, 1), option(true, MIN_STACKED, 1), option(true, MIN_TALL, 0.5)].sort(function (a, b) {
+      return b.score - a.score;
+    })[0];
   }
-  setInterval(function () { page += 1; show(); }, 15000);
-  document.addEventListener("htmx:wsAfterMessage", show);
+
+  // Show `columns` columns of a road (a fraction shows part of one more, to fill the box),
+  // ending one past its newest column, as the table page does; never left of the first
+  // column the card drew marks for.
+  function view(svg, columns) {
+    var marks = svg.querySelector("g"), box = marks && marks.getBBox(), first = 0, last = -1;
+    if (box && box.width + box.height > 0) {
+      first = Math.floor(box.x / CELL);
+      last = Math.floor((box.x + box.width) / CELL);
+    }
+    var start = Math.max(first, last + 2 - Math.floor(columns));
+    svg.setAttribute("viewBox", [start * CELL, 0, columns * CELL, ROWS * CELL].join(" "));
+  }
+
+  function fit(card) {
+    var roads = card.querySelector(".card-roads");
+    var bead = roads && roads.querySelector("svg.road-bead_plate"), big = roads && roads.querySelector("svg.road-big_road");
+    if (!bead || !big) return;
+    roads.classList.remove("stacked");
+    roads.style.gridTemplateColumns = roads.style.height = "";
+    var gap = parseFloat(getComputedStyle(roads).columnGap) || 0;
+    var width = roads.clientWidth, height = roads.clientHeight, a = arrangement(width, height, gap);
+    roads.classList.toggle("stacked", a.stacked);
+    if (a.used < 0.995) { // rows of square cells fill no more than this: the card centres them
+      roads.style.height = a.used * height + "px";
+    }
+    if (a.stacked) {
+      view(bead, width / a.cell);
+      view(big, width / a.cell);
+    } else {
+      var beadColumns = Math.round(a.columns / 3); // a third, as on a lobby card
+      roads.style.gridTemplateColumns = beadColumns * a.cell + "px minmax(0, 1fr)";
+      view(bead, beadColumns);
+      view(big, (width - gap - beadColumns * a.cell) / a.cell);
+    }
+    card.dataset.cell = a.cell.toFixed(1); // for the tests and for whoever looks
+  }
+
+  // The grid for `count` cards: every columns × rows that holds them, measured on the
+  // page, keeping the one whose first card gets the biggest cells with enough columns
+  // (a grid whose cards are too narrow for that only if no other grid does better) and
+  // the fewest empty slots.
+  function layout(count, sample) {
+    var best = null;
+    for (var cols = 1; cols <= count; cols++) {
+      var rows = Math.ceil(count / cols);
+      if ((cols - 1) * rows >= count) continue; // a column fewer holds them in as many rows
+      grid.style.setProperty("--cols", cols);
+      grid.style.setProperty("--rows", rows);
+      var roads = sample.querySelector(".card-roads");
+      if (!roads) break;
+      var gap = parseFloat(getComputedStyle(roads).columnGap) || 0;
+      // Slots the page leaves empty widen its last row's cards: a little of that is fine,
+      // a lone card the width of the screen under a full grid is not.
+      var a = arrangement(roads.clientWidth, roads.clientHeight, gap);
+      var score = a.score * count / (cols * rows) * (cols > 2 && count % cols === 1 ? 0.8 : 1);
+      if (!best || score > best.score) best = { cols: cols, rows: rows, score: score };
+    }
+    if (best) {
+      grid.style.setProperty("--cols", best.cols);
+      grid.style.setProperty("--rows", best.rows);
+    }
+  }
+
+  function pager(count, pages, turned) {
+    var el = document.getElementById("screen-pager");
+    el.innerHTML = "";
+    var tables = count + (count === 1 ? " table" : " tables"), b = document.createElement("b");
+    b.textContent = "Page " + (page + 1) + " of " + pages;
+    el.append(tables + " · ", b);
+    var bar = document.querySelector(".wall-bar");
+    if (!turned) return;
+    bar.classList.remove("turning");
+    if (pages > 1) {
+      void bar.offsetWidth; // restart the animation
+      bar.style.setProperty("--turn", TURN / 1000 + "s");
+      bar.classList.add("turning");
+    }
+  }
+
+  function show(turned) {
+    var all = cards(), pages = Math.max(1, Math.ceil(all.length / MAX)), per = Math.ceil(all.length / pages);
+    page = page % pages;
+    var here = all.filter(function (card, i) { card.hidden = Math.floor(i / per) !== page; return !card.hidden; });
+    var key = here.length + ":" + innerWidth + "x" + innerHeight;
+    if (here.length && key !== laidOut) {
+      layout(here.length, here[0]);
+      laidOut = key;
+    }
+    here.forEach(fit);
+    pager(all.length, pages, turned !== false);
+  }
+
+  function tick() {
+    var now = new Date(), el = document.getElementById("wall-clock");
+    el.textContent = String(now.getHours()).padStart(2, "0") + ":" + String(now.getMinutes()).padStart(2, "0");
+    el.dateTime = now.toISOString();
+  }
+
+  setInterval(function () { page += 1; show(); }, TURN);
+  setInterval(tick, 1000);
+  // A push replaces a card (unfitted, not hidden): fit it, and keep the page as it was.
+  document.addEventListener("htmx:wsAfterMessage", function () { show(false); });
+  addEventListener("resize", function () { show(false); });
+  tick();
   show();
 })();

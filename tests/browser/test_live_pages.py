@@ -7,7 +7,6 @@ from typing import Any
 
 from tests.road_marks import marks
 
-from .conftest import ARTIFACTS as ARTIFACTS_DIR
 from .conftest import LiveServer
 
 BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
@@ -188,28 +187,3 @@ def test_the_good_road_filter_shows_only_matching_tables(server: LiveServer, pag
     page.select_option("select[name=pattern]", "long_banker")
     assert page.locator("#table-long-banker").is_visible()
     assert "pattern=long_banker" in page.url  # a filtered lobby can be bookmarked
-
-
-def test_the_lobby_screen_fits_12_tables_on_1920x1080_and_pages_the_rest(server: LiveServer, browser: Any) -> None:
-    for n in range(14):
-        server.table(f"screen-{n:02d}", f"Screen {n:02d}")
-        server.post(f"screen-{n:02d}", "shoes")
-        for cards in (PLAYER_WIN, BANKER_NATURAL, BANKER_NATURAL):
-            server.post(f"screen-{n:02d}", "rounds", cards)
-    context = browser.new_context(viewport={"width": 1920, "height": 1080})
-    screen = context.new_page()
-    try:
-        screen.goto(server.url + "/lobby/screen/")
-        screen.wait_for_selector(LIVE_OR_HIDDEN, state="attached")
-        visible = screen.locator(".table-card:visible")
-        assert visible.count() == 12
-        size = screen.evaluate("[document.documentElement.scrollWidth, document.documentElement.scrollHeight]")
-        assert size[0] <= 1920 and size[1] <= 1080, size  # no scrolling
-        for i in range(12):
-            box = visible.nth(i).bounding_box()
-            assert box["y"] + box["height"] <= 1080 and box["x"] + box["width"] <= 1920
-        assert screen.locator("#screen-pager").inner_text().startswith("Page 1 of ")
-        assert screen.locator(".topbar").is_hidden()
-        screen.screenshot(path=str(ARTIFACTS_DIR / "lobby-screen-1920x1080.png"))
-    finally:
-        context.close()
