@@ -97,7 +97,8 @@ def off_screen(page: Any) -> list[str]:
         """() => {
             const w = innerWidth, h = innerHeight;
             const shown = ['#game-info h1', '#game-info .limits', '#stats .stat-counts', '#last-round',
-                           ...[...document.querySelectorAll('#display svg.road')].map(s => '#' + s.id)];
+                           ...[...document.querySelectorAll('#display svg.road')].map(s => '#' + s.id),
+                           ...(document.getElementById('display-banner').hidden ? [] : ['#display-banner'])];
             return shown.filter(s => {
                 const r = document.querySelector(s).getBoundingClientRect();
                 const outside = r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5;
@@ -114,7 +115,7 @@ def test_the_display_fills_the_tv_without_scrolling_updates_live_and_announces_e
     slug = f"display-{size}"
     table_with_limits(server, slug, "Baccarat 8")
     dealer = Dealer(server, slug, seed=18)
-    rounds = [dealer.round() for _ in range(45)]
+    rounds = [dealer.round() for _ in range(66)]  # late in a shoe: more Big Road columns than a screen holds
     width, height = SIZES[size]
     with sized_page(browser, size) as page:
         page.clock.install()
@@ -126,6 +127,7 @@ def test_the_display_fills_the_tv_without_scrolling_updates_live_and_announces_e
         assert page.evaluate("document.documentElement.scrollHeight") <= height  # nothing to scroll
         assert off_screen(page) == []
         cells = road_cells(page)
+        print(f"\n{size}: cells { ({name: round(px, 1) for name, px in cells.items()}) }")
         assert cells["big_road"] >= MIN_BIG_ROAD_CELL, cells
         assert min(cells.values()) >= 20, cells
         assert page.locator("#display-banner").is_hidden()  # the round it opened on is no news
@@ -165,4 +167,60 @@ def test_the_display_says_it_is_reconnecting_and_resyncs_after_a_network_loss(se
         page.wait_for_selector(LIVE, timeout=15000)
         shows_round(page, missed[-1]["number"])
         assert count(page, "Rounds") == "6"
+        assert off_screen(page) == []
+
+
+ROUNDS_FOR_DAYS = 500  # a busy table's day or so, through several shoes
+HEAP_GROWTH_LIMIT = 1024 * 1024  # bytes of JS heap a display may gain over them (after GC)
+
+
+def test_the_display_runs_for_days_its_memory_bounded_over_500_rounds_and_several_shoes(
+    server: LiveServer, browser: Any
+) -> None:
+    slug = "display-days"
+    table_with_limits(server, slug, "Baccarat 10")
+    dealer = Dealer(server, slug, seed=500)
+    with sized_page(browser, "tv") as page:
+        page.goto(f"{server.url}/tables/{slug}/display/")
+        page.wait_for_selector(LIVE)
+        page.evaluate("window.pushes = 0; document.addEventListener('htmx:wsAfterMessage', () => window.pushes++)")
+        cdp = page.context.new_cdp_session(page)
+
+        def memory() -> dict[str, int]:
+            """What the page holds once garbage is collected: JS heap bytes, DOM nodes, listeners."""
+            cdp.send("HeapProfiler.collectGarbage")
+            heap, dom = cdp.send("Runtime.getHeapUsage"), cdp.send("Memory.getDOMCounters")
+            return {"heap": int(heap["usedSize"]), "nodes": dom["nodes"], "listeners": dom["jsEventListeners"]}
+
+        posted = 0
+
+        def deal_into_a_new_shoe() -> None:
+            """Deal rounds as a table does (the display takes the pushes as they come) until
+            the first round of a new shoe shows."""
+            nonlocal posted
+            shoes = dealer.shoes
+            while True:
+                new = dealer.round()
+                posted += 1
+                if dealer.shoes > max(shoes, 1) and new["number"] == 1:
+                    shows = f"{dealer.shoes}:1:"
+                    page.wait_for_function(
+                        f"document.getElementById('game-info').dataset.version.startsWith('{shows}')"
+                    )
+                    return
+
+        deal_into_a_new_shoe()  # a shoe and a round: the display has drawn every kind of push
+        before = memory()
+        shoes_before = dealer.shoes
+        while posted < ROUNDS_FOR_DAYS:
+            deal_into_a_new_shoe()
+        after = memory()
+        pushes = page.evaluate("window.pushes")
+        print(f"\n{posted} rounds, {dealer.shoes - shoes_before} shoes, {pushes} pushes: {before} -> {after}")
+        screenshot(page, "display-tv-after-500-rounds", full_page=False)
+
+        assert dealer.shoes - shoes_before >= 5 and pushes >= 100
+        assert after["heap"] - before["heap"] < HEAP_GROWTH_LIMIT, (before, after)
+        assert after["listeners"] <= before["listeners"], (before, after)
+        assert after["nodes"] <= before["nodes"] * 1.1, (before, after)  # each shoe's marks go with it
         assert off_screen(page) == []
