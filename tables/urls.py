@@ -8,6 +8,7 @@ urlpatterns = [
     path("lobby/screen/", views.lobby_screen, name="lobby_screen"),
     path("tables/<slug:slug>/", views.table_detail, name="detail"),
     path("tables/<slug:slug>/odds/", views.table_odds, name="odds"),
+    path("tables/<slug:slug>/display/", views.table_display, name="display"),
     path("tables/<slug:slug>/tip/", views.round_tip, name="round_tip"),
     path("review/", review_views.review_page, name="review"),
     path("review/rounds.csv", review_views.export_csv, name="export_csv"),

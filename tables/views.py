@@ -13,6 +13,7 @@ from . import fragments, odds, selectors
 from .models import Shoe, Table
 
 SCREEN_TABLES = 12  # tables per page on a lobby screen (1920x1080)
+DISPLAY_BANNER_SECONDS = 5  # how long a table display shows "Banker wins" after a round
 
 
 def lobby(request: HttpRequest) -> HttpResponse:
@@ -42,6 +43,17 @@ def table_detail(request: HttpRequest, slug: str) -> HttpResponse:
     # The current shoe is live; an earlier shoe, or a whole shoe's history, is a fixed record.
     context["live"] = (shoe is None or shoe.state == Shoe.State.OPEN) and not whole
     return render(request, "tables/table.html", context)
+
+
+def table_display(request: HttpRequest, slug: str) -> HttpResponse:
+    """The screen beside a table, read from a few metres: its current shoe's roads, counts
+    and last round, live through the table page's own pushes (the same group, the same
+    fragments, laid out for a TV), with no controls."""
+    table = get_object_or_404(Table, slug=slug)
+    shoe = selectors.shoe_find(table=table, which="current")
+    context = fragments.table_context(table, shoe)
+    context["banner_seconds"] = DISPLAY_BANNER_SECONDS
+    return render(request, "tables/display.html", context)
 
 
 def table_odds(request: HttpRequest, slug: str) -> HttpResponse:

@@ -1,0 +1,71 @@
+// The display beside a table (tables/display.html). live.js swaps in the table page's
+// pushes; this script fits each road to the box the layout gives it, and announces each
+// new round large for a few seconds. It keeps no state per push (a few strings on the
+// roads, one timer): the display runs for days.
+(function () {
+  var CELL = 20, ROWS = 6; // SVG units per cell and rows of every road (roads/svg.py)
+  var seconds = +document.body.dataset.bannerSeconds || 5;
+  var announced = null; // "shoe:round" the display showed last
+  var timer = null;
+
+  // A road's view as the server drew it says which columns it holds (its marks start at
+  // the view's first column); the display shows as many of the newest of those as fit
+  // its box at the box's height, in square cells, so a road fills its box.
+  function fit(svg) {
+    var box = svg.parentElement, view = svg.getAttribute("viewBox");
+    if (!box || !view) return;
+    if (view !== svg.dataset.fitted) svg.dataset.server = view; // a push drew it again or moved it
+    var server = svg.dataset.server.split(" ").map(Number);
+    var first = server[0] / CELL, columns = server[2] / CELL;
+    var width = box.clientWidth, height = box.clientHeight;
+    if (!width || !height) return;
+    var cell = height / ROWS, shown = Math.max(1, Math.min(columns, Math.floor(width / cell)));
+    var marks = svg.querySelector("g"), newest = -1;
+    if (marks && marks.childElementCount) {
+      var b = marks.getBBox();
+      newest = Math.floor((b.x + b.width) / CELL);
+    }
+    var start = Math.max(first, newest + 2 - shown);
+    var fitted = start * CELL + " 0 " + shown * CELL + " " + ROWS * CELL;
+    svg.dataset.fitted = fitted;
+    svg.setAttribute("viewBox", fitted);
+    svg.style.width = shown * cell + "px";
+    svg.style.height = ROWS * cell + "px";
+    svg.style.left = (width - shown * cell) / 2 + "px";
+  }
+
+  function fitAll() {
+    document.querySelectorAll("#display svg.road").forEach(fit);
+  }
+
+  function hide() {
+    var banner = document.getElementById("display-banner");
+    if (banner) banner.hidden = true;
+    timer = null;
+  }
+
+  // "Banker wins", "Player wins" or "Tie" across the screen when a new round shows.
+  function announce() {
+    var info = document.getElementById("game-info"), verdict = document.querySelector("#last-round .verdict");
+    var banner = document.getElementById("display-banner");
+    if (!info || !info.dataset.version || !banner) return;
+    var round = info.dataset.version.split(":").slice(0, 2).join(":"), before = announced;
+    if (round === before) return;
+    announced = round;
+    if (before === null || !verdict || round.split(":")[1] === "0") return; // the state the display opened on, or a new shoe
+    var winner = /result-([BPT])/.exec(verdict.className);
+    banner.textContent = verdict.textContent;
+    banner.className = "display-banner" + (winner ? " result-" + winner[1] : "");
+    banner.hidden = false;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(hide, seconds * 1000);
+  }
+
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    fitAll();
+    announce();
+  });
+  window.addEventListener("resize", fitAll);
+  fitAll();
+  announce();
+})();

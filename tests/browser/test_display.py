@@ -1,0 +1,226 @@
+"""Seen in a real browser: the display beside a table, on a TV in landscape and portrait."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tables.game.shoe import Shoe
+
+from .conftest import SIZES, LiveServer, page_width, screenshot, sized_page
+
+LIVE = "#connection.connection-live"
+ROADS = ("bead_plate", "big_road", "big_eye_road", "small_road", "cockroach_road")
+MIN_BIG_ROAD_CELL = 48  # CSS px at 1080p: a Big Road read from 3 m
+
+
+class PromptServer(LiveServer):
+    """Pushes every round as it comes (no push interval), as a busy table would over a
+    few seconds: what a display takes over days, in a minute."""
+
+    def env(self) -> dict[str, str]:
+        return {**super().env(), "PUSH_INTERVAL": "0"}
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    live = PromptServer(tmp_path_factory.mktemp("display"))
+    live.manage("migrate", "-v0")
+    live.start()
+    yield live
+    live.stop()
+
+
+LIMITS = {
+    "banker": [10, 5000], "player": [10, 5000], "tie": [10, 1000], "banker_pair": [10, 500], "player_pair": [10, 500],
+}  # fmt: skip
+
+
+def table_with_limits(server: LiveServer, slug: str, name: str) -> None:
+    server.table(slug, name)
+    update = f"from tables.models import Table; Table.objects.filter(slug={slug!r}).update(limits={LIMITS!r})"
+    server.manage("shell", "-c", update)
+
+
+class Dealer:
+    """Deals real shoes (the rules' own dealing) into a table through the API."""
+
+    def __init__(self, server: LiveServer, slug: str, seed: int) -> None:
+        self.server, self.slug, self.rng = server, slug, random.Random(seed)
+        self.shoe: Shoe | None = None
+        self.shoes = 0
+
+    def new_shoe(self) -> None:
+        self.shoe = Shoe.shuffled(rng=self.rng)
+        self.server.post(self.slug, "shoes")
+        self.shoes += 1
+
+    def round(self) -> dict[str, Any]:
+        """Deal and post the next round, starting a new shoe when one is due."""
+        if self.shoe is None or self.shoe.finished:
+            self.new_shoe()
+        assert self.shoe is not None
+        outcome = self.shoe.deal()
+        cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
+        return self.server.post(self.slug, "rounds", cards)["round"]
+
+
+def shows_round(page: Any, number: int) -> None:
+    """Wait until the display shows the shoe's round ``number``."""
+    page.wait_for_function(
+        "n => +document.getElementById('game-info').dataset.version.split(':')[1] === n", arg=number, timeout=5000
+    )
+
+
+def count(page: Any, label: str) -> str:
+    """The number the display's counts show under ``label`` ("Banker", "Rounds", ...)."""
+    return page.locator("#stats dt", has_text=label).locator("xpath=following-sibling::dd[1]").inner_text()
+
+
+def road_cells(page: Any) -> dict[str, float]:
+    """Each road's cell size on screen (CSS px): its board's height over its six rows."""
+    return page.evaluate(
+        """roads => Object.fromEntries(roads.map(name => {
+            const box = document.getElementById('road-' + name).getBoundingClientRect();
+            return [name, box.height / 6];
+        }))""",
+        list(ROADS),
+    )
+
+
+def off_screen(page: Any) -> list[str]:
+    """What the display shows that does not lie wholly on the screen (none may)."""
+    return page.evaluate(
+        """() => {
+            const w = innerWidth, h = innerHeight;
+            const shown = ['#game-info h1', '#game-info .limits', '#stats .stat-counts', '#last-round',
+                           ...[...document.querySelectorAll('#display svg.road')].map(s => '#' + s.id),
+                           ...(document.getElementById('display-banner').hidden ? [] : ['#display-banner'])];
+            return shown.filter(s => {
+                const r = document.querySelector(s).getBoundingClientRect();
+                const outside = r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5;
+                return r.width === 0 || r.height === 0 || outside;
+            });
+        }"""
+    )
+
+
+@pytest.mark.parametrize("size", ["tv", "tv-portrait"])
+def test_the_display_fills_the_tv_without_scrolling_updates_live_and_announces_each_round(
+    server: LiveServer, browser: Any, size: str
+) -> None:
+    slug = f"display-{size}"
+    table_with_limits(server, slug, "Baccarat 8")
+    dealer = Dealer(server, slug, seed=18)
+    rounds = [dealer.round() for _ in range(66)]  # late in a shoe: more Big Road columns than a screen holds
+    width, height = SIZES[size]
+    with sized_page(browser, size) as page:
+        page.clock.install()
+        page.goto(f"{server.url}/tables/{slug}/display/")
+        page.wait_for_selector(LIVE)
+        screenshot(page, f"display-{size}", full_page=False)
+        assert page.locator("button:visible, select:visible, input:visible, a:visible").count() == 0  # no controls
+        assert page_width(page) <= width
+        assert page.evaluate("document.documentElement.scrollHeight") <= height  # nothing to scroll
+        assert off_screen(page) == []
+        cells = road_cells(page)
+        print(f"\n{size}: cells { ({name: round(px, 1) for name, px in cells.items()}) }")
+        assert cells["big_road"] >= MIN_BIG_ROAD_CELL, cells
+        assert min(cells.values()) >= 20, cells
+        assert page.locator("#display-banner").is_hidden()  # the round it opened on is no news
+
+        new = dealer.round()
+        shows_round(page, new["number"])
+        banner = page.locator("#display-banner")
+        assert banner.is_visible()
+        verdict = {"B": "Banker wins", "P": "Player wins", "T": "Tie"}[new["winner"]]
+        assert banner.inner_text() == verdict and f"result-{new['winner']}" in (banner.get_attribute("class") or "")
+        assert verdict in page.locator("#last-round").inner_text()
+        assert count(page, "Rounds") == str(len(rounds) + 1)
+        assert off_screen(page) == [] and road_cells(page)["big_road"] >= MIN_BIG_ROAD_CELL
+        screenshot(page, f"display-{size}-banner", full_page=False)
+        page.clock.fast_forward(6000)
+        banner.wait_for(state="hidden", timeout=2000)
+        screenshot(page, f"display-{size}-after", full_page=False)
+
+
+def test_the_display_says_it_is_reconnecting_and_resyncs_after_a_network_loss(server: LiveServer, browser: Any) -> None:
+    slug = "display-network"
+    table_with_limits(server, slug, "Baccarat 9")
+    dealer = Dealer(server, slug, seed=9)
+    for _ in range(3):
+        dealer.round()
+    with sized_page(browser, "tv") as page:
+        page.goto(f"{server.url}/tables/{slug}/display/")
+        page.wait_for_selector(LIVE)
+
+        server.stop()  # the network (or the server) goes away; the display says so, large
+        offline = page.wait_for_selector("#connection.connection-offline", timeout=5000)
+        assert offline.inner_text() == "reconnecting…" and offline.bounding_box()["height"] >= 60
+        screenshot(page, "display-tv-reconnecting", full_page=False)
+        server.start()
+        missed = [dealer.round() for _ in range(3)]
+
+        page.wait_for_selector(LIVE, timeout=15000)
+        shows_round(page, missed[-1]["number"])
+        assert count(page, "Rounds") == "6"
+        assert off_screen(page) == []
+
+
+ROUNDS_FOR_DAYS = 500  # a busy table's day or so, through several shoes
+HEAP_GROWTH_LIMIT = 1024 * 1024  # bytes of JS heap a display may gain over them (after GC)
+
+
+def test_the_display_runs_for_days_its_memory_bounded_over_500_rounds_and_several_shoes(
+    server: LiveServer, browser: Any
+) -> None:
+    slug = "display-days"
+    table_with_limits(server, slug, "Baccarat 10")
+    dealer = Dealer(server, slug, seed=500)
+    with sized_page(browser, "tv") as page:
+        page.goto(f"{server.url}/tables/{slug}/display/")
+        page.wait_for_selector(LIVE)
+        page.evaluate("window.pushes = 0; document.addEventListener('htmx:wsAfterMessage', () => window.pushes++)")
+        cdp = page.context.new_cdp_session(page)
+
+        def memory() -> dict[str, int]:
+            """What the page holds once garbage is collected: JS heap bytes, DOM nodes, listeners."""
+            cdp.send("HeapProfiler.collectGarbage")
+            heap, dom = cdp.send("Runtime.getHeapUsage"), cdp.send("Memory.getDOMCounters")
+            return {"heap": int(heap["usedSize"]), "nodes": dom["nodes"], "listeners": dom["jsEventListeners"]}
+
+        posted = 0
+
+        def deal_into_a_new_shoe() -> None:
+            """Deal rounds as a table does (the display takes the pushes as they come) until
+            the first round of a new shoe shows."""
+            nonlocal posted
+            shoes = dealer.shoes
+            while True:
+                new = dealer.round()
+                posted += 1
+                if dealer.shoes > max(shoes, 1) and new["number"] == 1:
+                    shows = f"{dealer.shoes}:1:"
+                    page.wait_for_function(
+                        f"document.getElementById('game-info').dataset.version.startsWith('{shows}')"
+                    )
+                    return
+
+        deal_into_a_new_shoe()  # a shoe and a round: the display has drawn every kind of push
+        before = memory()
+        shoes_before = dealer.shoes
+        while posted < ROUNDS_FOR_DAYS:
+            deal_into_a_new_shoe()
+        after = memory()
+        pushes = page.evaluate("window.pushes")
+        print(f"\n{posted} rounds, {dealer.shoes - shoes_before} shoes, {pushes} pushes: {before} -> {after}")
+        screenshot(page, "display-tv-after-500-rounds", full_page=False)
+
+        assert dealer.shoes - shoes_before >= 5 and pushes >= 100
+        assert after["heap"] - before["heap"] < HEAP_GROWTH_LIMIT, (before, after)
+        assert after["listeners"] <= before["listeners"], (before, after)
+        assert after["nodes"] <= before["nodes"] * 1.1, (before, after)  # each shoe's marks go with it
+        assert off_screen(page) == []
