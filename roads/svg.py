@@ -71,6 +71,7 @@ class Board:
     marks: tuple[Mark, ...]
     asks: tuple[tuple[str, Mark], ...] = ()  # (B or P, the mark it would add), hidden until asked
     alt: str = ""  # the road in words, for a screen reader
+    drawn_from: int | None = None  # the first column whose marks are drawn (None: the first in view)
 
     @property
     def title(self) -> str:
@@ -82,9 +83,10 @@ class Board:
 
     @property
     def marks_html(self) -> str:
-        """The marks in view; the view only moves right within a shoe, so the marks left
-        of it never show again."""
-        return paths(m for m in self.marks if m.col >= self.first)
+        """The marks in view (or from ``drawn_from`` on); the view only moves right
+        within a shoe, so the marks left of it never show again."""
+        start = self.first if self.drawn_from is None else self.drawn_from
+        return paths(m for m in self.marks if m.col >= start)
 
     @property
     def asks_html(self) -> str:

@@ -3,6 +3,7 @@ marks built in :mod:`roads.svg`."""
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any
 
 from django import template
@@ -32,8 +33,12 @@ def road(context: template.Context, board: svg.Board, live: bool = False) -> dic
 
 @register.simple_tag
 def road_board(shoe_roads: ShoeRoads, name: str, columns: int) -> svg.Board:
-    """A road's newest ``columns`` (a lobby card's are compact and do not scroll)."""
-    return svg.boards(shoe_roads.roads, {name: columns}, whole=False)[name]
+    """A road with its newest ``columns`` in view (a lobby card's are compact and do not
+    scroll), and the marks of as many columns again before them: the lobby wall's
+    bigger cards widen the view over them (static/js/lobby_screen.js). Twice the view,
+    not the whole shoe: a card's push stays small however long the shoe runs."""
+    board = svg.boards(shoe_roads.roads, {name: columns}, whole=False)[name]
+    return dataclasses.replace(board, drawn_from=max(0, board.first - columns))
 
 
 @register.simple_tag

@@ -1,4 +1,4 @@
-"""Seen in a real browser on two phones and a desktop: every page fits its screen (no
+"""Seen in a real browser on two phones, a desktop and the TVs: every page fits its screen (no
 sideways scroll of the page), the header stays on one line, what a thumb taps is at
 least 44 px, and the Bead Plate and Big Road cells stay big enough to read.
 
@@ -17,7 +17,7 @@ from tests.road_marks import marks
 from .conftest import LiveServer, page_width, screenshot, sized_page
 
 PHONES = ("phone-360", "phone-390")
-SIZES_SEEN = (*PHONES, "desktop")
+SIZES_SEEN = (*PHONES, "desktop", "tv", "tv-portrait")
 ROUNDS = 60
 TAP = 44  # px: the smallest target a thumb hits reliably (WCAG 2.5.5)
 ROAD_CELL = 14  # CSS px: the smallest Bead Plate / Big Road cell a player reads on a phone
@@ -108,7 +108,8 @@ def tap_the_newest_bead(page: Any, size: str, problems: list[str]) -> None:
     page.locator("svg.road-bead_plate").scroll_into_view_if_needed()
     x, y = page.evaluate(
         """([col, row, cell]) => { const svg = document.querySelector("svg.road-bead_plate");
-            const box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal, k = box.width / view.width;
+            const box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal;
+            const k = Math.min(box.width / view.width, box.height / view.height);  // "meet"
             return [box.left + ((col + .5) * cell - view.x) * k, box.top + ((row + .5) * cell - view.y) * k]; }""",
         [*max(cells), CELL],
     )
@@ -124,7 +125,7 @@ def tap_the_newest_bead(page: Any, size: str, problems: list[str]) -> None:
         problems.append(f"table at {size}: a tapped mark's round is squeezed into {tip['width']:.0f} px")
 
 
-def test_every_page_fits_a_phone_and_still_a_desktop(server: LiveServer, browser: Any) -> None:
+def test_every_page_fits_each_screen_from_a_phone_to_a_tv(server: LiveServer, browser: Any) -> None:
     slug = "phone-1"
     deal_shoe(server, slug, ROUNDS)
     server.manage(
