@@ -57,17 +57,18 @@ def shares_figure(stats: ShoeStats) -> dict[str, Any]:
         }
         for w in sides
     ]
+    theory = [round(100 * THEORETICAL_SHARES[w], 2) for w in sides]
     theoretical = {
         "type": "bar",
         "name": "Theoretical",
         "offsetgroup": "theory",
         "x": [w.label for w in sides],
-        "y": [round(100 * THEORETICAL_SHARES[w], 2) for w in sides],
+        "y": theory,
         "marker": {"color": MUTED},
         "opacity": 0.55,
     }
     # Room above the tallest bar for its label, under the legend.
-    top = max([*shoe.values(), *theoretical["y"]]) * 1.25
+    top = max([*shoe.values(), *theory]) * 1.25
     layout = _layout(barmode="group", yaxis={"ticksuffix": "%", "gridcolor": GRID, "range": [0, top]})
     return {"data": [*this_shoe, theoretical], "layout": layout}
 
