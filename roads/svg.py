@@ -11,8 +11,9 @@ The road around the marks is a template (``tables/_road.html``).
 
 A table page draws each road whole (``whole=True``): every column from the shoe's first,
 in a box that scrolls sideways, the newest column and the one after it at the right end,
-so the whole shoe stays reachable however long it runs. A lobby card shows the newest
-``columns`` only and leaves out the marks before them.
+so the whole shoe stays reachable however long it runs. A lobby card shows its newest
+``columns`` and draws the marks of as many columns again before them (``drawn_from``),
+over which the lobby wall's bigger cards widen their view.
 
 A lobby draws every table's roads and a push carries them to every page, so this is
 a hot path. Marks carry no hover text: the table page asks the server what the mark
