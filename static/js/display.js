@@ -32,6 +32,12 @@
     svg.style.width = shown * cell + "px";
     svg.style.height = ROWS * cell + "px";
     svg.style.left = (width - shown * cell) / 2 + "px";
+    // Columns the box has no room for are not lost from sight without a word.
+    var earlier = svg.closest(".road-slot") && svg.closest(".road-slot").querySelector(".earlier");
+    if (earlier) {
+      earlier.hidden = start < 1;
+      earlier.textContent = "‹ " + start + (start === 1 ? " earlier column" : " earlier columns");
+    }
   }
 
   function fitAll() {

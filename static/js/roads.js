@@ -10,6 +10,7 @@
   }
 
   function mark(box) {
+    if (getComputedStyle(box).overflowX === "hidden") return; // a screen's road (display.js) does not scroll
     var frame = box.parentElement, left = box.scrollWidth - box.clientWidth + box.scrollLeft, right = -box.scrollLeft;
     var slot = box.closest(".road-slot"), earlier = slot && slot.querySelector(".earlier"), cell = cellWidth(box), columns = cell ? Math.round(left / cell) : 0;
     frame.classList.toggle("has-earlier", left > 1);

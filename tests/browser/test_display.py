@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -130,6 +131,9 @@ def test_the_display_fills_the_tv_without_scrolling_updates_live_and_announces_e
         print(f"\n{size}: cells { ({name: round(px, 1) for name, px in cells.items()}) }")
         assert cells["big_road"] >= MIN_BIG_ROAD_CELL, cells
         assert min(cells.values()) >= 20, cells
+        # A road with columns its box has no room for says how many are out of sight.
+        earlier = page.locator(".road-slot:has(svg.road-big_road) .earlier")
+        assert re.fullmatch(r"‹ \d+ earlier columns?", earlier.inner_text()), earlier.inner_text()
         assert page.locator("#display-banner").is_hidden()  # the round it opened on is no news
 
         new = dealer.round()
