@@ -8,18 +8,18 @@
   var announced = null; // "shoe:round" the display showed last
   var timer = null;
 
-  // A road's view as the server drew it says which columns it holds (its marks start at
-  // the view's first column); the display shows as many of the newest of those as fit
-  // its box at the box's height, in square cells, so a road fills its box.
+  // A road's view as the server drew it says where its marks start (the view's first
+  // column); the display shows as many columns as fit its box at the box's height, in
+  // square cells, ending one past the newest: a road fills its box, its grid running on
+  // past the marks early in a shoe, as on a casino's board.
   function fit(svg) {
     var box = svg.parentElement, view = svg.getAttribute("viewBox");
     if (!box || !view) return;
     if (view !== svg.dataset.fitted) svg.dataset.server = view; // a push drew it again or moved it
-    var server = svg.dataset.server.split(" ").map(Number);
-    var first = server[0] / CELL, columns = server[2] / CELL;
+    var first = Number(svg.dataset.server.split(" ")[0]) / CELL;
     var width = box.clientWidth, height = box.clientHeight;
     if (!width || !height) return;
-    var cell = height / ROWS, shown = Math.max(1, Math.min(columns, Math.floor(width / cell)));
+    var cell = height / ROWS, shown = Math.max(1, Math.floor(width / cell));
     var marks = svg.querySelector("g"), newest = -1;
     if (marks && marks.childElementCount) {
       var b = marks.getBBox();

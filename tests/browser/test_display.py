@@ -228,3 +228,32 @@ def test_the_display_runs_for_days_its_memory_bounded_over_500_rounds_and_severa
         assert after["listeners"] <= before["listeners"], (before, after)
         assert after["nodes"] <= before["nodes"] * 1.1, (before, after)  # each shoe's marks go with it
         assert off_screen(page) == []
+
+
+def road_fill(page: Any) -> dict[str, float]:
+    """How much of its box each road's board fills across (1: all of it)."""
+    return page.evaluate(
+        """roads => Object.fromEntries(roads.map(name => {
+            const svg = document.getElementById('road-' + name);
+            return [name, svg.getBoundingClientRect().width / svg.parentElement.getBoundingClientRect().width];
+        }))""",
+        list(ROADS),
+    )
+
+
+@pytest.mark.parametrize("size", ["tv", "tv-portrait"])
+def test_early_in_a_shoe_every_road_fills_its_box_from_the_left(server: LiveServer, browser: Any, size: str) -> None:
+    slug = f"display-early-{size}"
+    table_with_limits(server, slug, "Baccarat 9")
+    dealer = Dealer(server, slug, seed=9)
+    for _ in range(8):
+        dealer.round()
+    with sized_page(browser, size) as page:
+        page.goto(f"{server.url}/tables/{slug}/display/")
+        page.wait_for_selector(LIVE)
+        screenshot(page, f"display-early-{size}", full_page=False)
+        fill = road_fill(page)
+        assert min(fill.values()) >= 0.9, fill  # the grid runs on past the marks, as on a casino's board
+        first_bead = page.evaluate("document.getElementById('road-bead_plate').viewBox.baseVal.x")
+        assert first_bead == 0, "the shoe's first column at the left"
+        assert page.locator(".road-slot:has(svg.road-big_road) .earlier").is_hidden()
