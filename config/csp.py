@@ -4,11 +4,9 @@ static file), so markup that slipped past escaping could run nothing."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.http import HttpRequest, HttpResponseBase
-from django.utils.decorators import sync_and_async_middleware
+
+from tables.middleware import response_middleware
 
 POLICY = "; ".join(
     [
@@ -30,22 +28,10 @@ POLICY = "; ".join(
 )
 
 
-def _with_policy(response: HttpResponseBase) -> HttpResponseBase:
+def _with_policy(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    """Adds :data:`POLICY` unless a view set a policy of its own."""
     response.headers.setdefault("Content-Security-Policy", POLICY)
     return response
 
 
-@sync_and_async_middleware
-def content_security_policy(get_response: Any) -> Any:
-    """Adds :data:`POLICY` unless a view set a policy of its own."""
-    if iscoroutinefunction(get_response):
-
-        async def middleware(request: HttpRequest) -> HttpResponseBase:
-            return _with_policy(await get_response(request))
-
-        return markcoroutinefunction(middleware)
-
-    def middleware_sync(request: HttpRequest) -> HttpResponseBase:
-        return _with_policy(get_response(request))
-
-    return middleware_sync
+content_security_policy = response_middleware(_with_policy)

@@ -8,12 +8,10 @@ import math
 import re
 from typing import Annotated, Any
 
-from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
 from django.db import InterfaceError, OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
-from django.utils.decorators import sync_and_async_middleware
 from django.views import defaults
 from ninja import Field, NinjaAPI, Path, Query, Schema, Status
 from ninja.errors import AuthenticationError, HttpError, ValidationError
@@ -27,6 +25,7 @@ from . import selectors, services
 from .auth_failures import client_address, failures
 from .game.cards import CODE_PATTERN
 from .game.validation import IllegalRoundError
+from .middleware import response_middleware
 from .models import Table
 
 log = logging.getLogger(__name__)
@@ -246,30 +245,18 @@ def server_error(request: HttpRequest) -> HttpResponse:
     return _json_errors(500, _SERVER_ERROR)
 
 
-@sync_and_async_middleware
-def json_method_not_allowed(get_response: Any) -> Any:
-    """Middleware: a method an API path does not take gets the API's JSON error, with
-    ``Allow`` (django-ninja answers it with Django's bare text 405)."""
+def _method_not_allowed_as_json(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
+    """A method an API path does not take gets the API's JSON error, with ``Allow``
+    (django-ninja answers it with Django's bare text 405)."""
+    if response.status_code != 405 or not _api_path(request) or isinstance(response, JsonResponse):
+        return response
+    allowed = ", ".join(sorted(m.strip() for m in response.headers.get("Allow", "").split(",") if m.strip()))
+    error = _json_errors(405, f"{request.method} is not taken here; this path takes {allowed or 'nothing'}")
+    error.headers["Allow"] = allowed
+    return error
 
-    def as_json(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
-        if response.status_code != 405 or not _api_path(request) or isinstance(response, JsonResponse):
-            return response
-        allowed = ", ".join(sorted(m.strip() for m in response.headers.get("Allow", "").split(",") if m.strip()))
-        error = _json_errors(405, f"{request.method} is not taken here; this path takes {allowed or 'nothing'}")
-        error.headers["Allow"] = allowed
-        return error
 
-    if iscoroutinefunction(get_response):
-
-        async def middleware(request: HttpRequest) -> HttpResponseBase:
-            return as_json(request, await get_response(request))
-
-        return markcoroutinefunction(middleware)
-
-    def middleware_sync(request: HttpRequest) -> HttpResponseBase:
-        return as_json(request, get_response(request))
-
-    return middleware_sync
+json_method_not_allowed = response_middleware(_method_not_allowed_as_json)
 
 
 def _json_errors(status: int, message: str, field: str | None = None) -> JsonResponse:
