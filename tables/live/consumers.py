@@ -8,6 +8,7 @@ ever wait for it (it resyncs when it reconnects)."""
 
 from __future__ import annotations
 
+import abc
 import asyncio
 import contextvars
 import logging
@@ -33,7 +34,9 @@ CLOSE_TOO_SLOW = 4408  # the page took no push for PUSH_SEND_TIMEOUT seconds
 RESYNC_DUE = "resync.due"  # a consumer's message to itself: its waiting resync may run
 
 
-class FragmentConsumer(AsyncWebsocketConsumer):
+class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
+    """A page's socket; each kind of page says what it missed (:meth:`missed`)."""
+
     group = ""
     watching = False  # counted in this process's open pages (from a successful join on)
     joined = False  # in its group (from a successful join on)
@@ -125,9 +128,9 @@ class FragmentConsumer(AsyncWebsocketConsumer):
         if html:
             await self.send_or_drop(html)
 
+    @abc.abstractmethod
     def missed(self, have: dict[str, str]) -> str:
         """The fragments a page that shows ``have`` missed ("": none)."""
-        raise NotImplementedError
 
 
 class TableConsumer(FragmentConsumer):
