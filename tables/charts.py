@@ -17,7 +17,8 @@ BANKER, PLAYER, TIE, GOLD, MUTED, GRID = "#d9342b", "#1f6fd1", "#1e9e4a", "#d8b3
 
 
 # What every chart's layout shares, drawn in by static/js/charts.js (BASE_LAYOUT there,
-# which must say the same): a push carries each chart, and need not carry these.
+# which must say the same): a push carries each chart, and need not carry these. A
+# figure's own layout holds what differs, replacing a key whole.
 BASE_LAYOUT: dict[str, Any] = {
     "paper_bgcolor": "rgba(0,0,0,0)",
     "plot_bgcolor": "rgba(0,0,0,0)",
@@ -27,11 +28,6 @@ BASE_LAYOUT: dict[str, Any] = {
     "showlegend": True,
     "legend": {"orientation": "h", "y": 1.18, "x": 0},
 }
-
-
-def _layout(**extra: Any) -> dict[str, Any]:
-    """A chart's own layout: what differs from :data:`BASE_LAYOUT` (replacing a key whole)."""
-    return extra
 
 
 def shares_figure(stats: ShoeStats) -> dict[str, Any]:
@@ -69,7 +65,7 @@ def shares_figure(stats: ShoeStats) -> dict[str, Any]:
     }
     # Room above the tallest bar for its label, under the legend.
     top = max([*shoe.values(), *theory]) * 1.25
-    layout = _layout(barmode="group", yaxis={"ticksuffix": "%", "gridcolor": GRID, "range": [0, top]})
+    layout = dict(barmode="group", yaxis={"ticksuffix": "%", "gridcolor": GRID, "range": [0, top]})
     return {"data": [*this_shoe, theoretical], "layout": layout}
 
 
@@ -85,7 +81,7 @@ def running_figure(stats: ShoeStats) -> dict[str, Any]:
         "fill": "tozeroy",
         "fillcolor": "rgba(216,179,90,.15)",
     }
-    layout = _layout(
+    layout = dict(
         xaxis={"title": {"text": "Round"}, "gridcolor": GRID},
         yaxis={"zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID},
     )
@@ -105,6 +101,8 @@ def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str
     """Expected return of each bet (%) on the shoe left after each round; round 0 is
     the full shoe. ``bets`` are (key, label) pairs; Banker and Player on the upper axis,
     the other bets on the lower one."""
+    # Two axes only when there are bets of both kinds to set apart.
+    split = any(key in MAIN_BETS for key, _ in bets) and not all(key in MAIN_BETS for key, _ in bets)
     lines = [
         {
             "type": "scatter",
@@ -113,24 +111,21 @@ def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str
             "y": [round(100 * returns[key], 3) for _, returns in points],
             "mode": "lines",
             "line": {"color": ODDS_COLOURS.get(key, MUTED), "width": 2.5, "dash": ODDS_DASHES.get(key, "dashdot")},
-            "yaxis": "y" if key in MAIN_BETS else "y2",
+            "yaxis": "y2" if split and key not in MAIN_BETS else "y",
             "hovertemplate": "after round %{x}: %{y:.2f}%<extra>" + label + "</extra>",
         }
         for key, label in bets
     ]
     axis = {"ticksuffix": "%", "zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID, "nticks": 4}
-    layout = _layout(
-        height=280,
-        xaxis={"title": {"text": "Round"}, "gridcolor": GRID, "tickformat": "d", "rangemode": "tozero", "anchor": "y2"},
-        yaxis={**axis, "domain": [0.55, 1]},
-        yaxis2={**axis, "domain": [0, 0.45], "anchor": "x"},
-    )
-    if not any(key in MAIN_BETS for key, _ in bets) or all(key in MAIN_BETS for key, _ in bets):
-        layout.pop("yaxis2")
-        layout["yaxis"].pop("domain")
-        layout["xaxis"].pop("anchor")
-        for line in lines:
-            line["yaxis"] = "y"
+    xaxis = {"title": {"text": "Round"}, "gridcolor": GRID, "tickformat": "d", "rangemode": "tozero"}
+    if not split:
+        return {"data": lines, "layout": {"height": 280, "xaxis": xaxis, "yaxis": axis}}
+    layout = {
+        "height": 280,
+        "xaxis": {**xaxis, "anchor": "y2"},
+        "yaxis": {**axis, "domain": [0.55, 1]},
+        "yaxis2": {**axis, "domain": [0, 0.45], "anchor": "x"},
+    }
     return {"data": lines, "layout": layout}
 
 
@@ -149,14 +144,14 @@ def observed_expected_figure(
             "opacity": 0.6,
         },
     ]
-    layout = _layout(barmode="group", xaxis={"title": {"text": x_title}, "type": "category"}, yaxis={"gridcolor": GRID})
+    layout = dict(barmode="group", xaxis={"title": {"text": x_title}, "type": "category"}, yaxis={"gridcolor": GRID})
     return {"data": bars, "layout": layout}
 
 
 def flat_bets_figure(x: list[int], curves: dict[str, list[float]]) -> dict[str, Any]:
     """Units won or lost by one unit on every round, one line per bet."""
     lines = [{"type": "scatter", "mode": "lines", "name": name, "x": x, "y": y} for name, y in curves.items()]
-    layout = _layout(
+    layout = dict(
         height=360,
         xaxis={"title": {"text": "Rounds"}, "gridcolor": GRID},
         yaxis={"title": {"text": "Units"}, "zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID},
