@@ -66,10 +66,18 @@ class LiveServer:
         )
         return done.stdout.strip()
 
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(self.port), *servers.WS]
+
+    def prepare(self) -> None:
+        """What the server needs before its first start: its database."""
+        self.manage("migrate", "-v0")
+
     def start(self) -> None:
         self.log = (self.data_dir / "server.log").open("a")
-        command = [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(self.port), *servers.WS]
-        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env(), stdout=self.log, stderr=subprocess.STDOUT)
+        self.process = subprocess.Popen(
+            self.command(), cwd=ROOT, env=self.env(), stdout=self.log, stderr=subprocess.STDOUT
+        )
         deadline = time.monotonic() + 20
         while time.monotonic() < deadline:
             try:
@@ -103,13 +111,17 @@ class LiveServer:
             return json.loads(response.read())
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = LiveServer(tmp_path_factory.mktemp("server"))
-    live.manage("migrate", "-v0")
+def serving(live: LiveServer) -> Iterator[LiveServer]:
+    """``live`` prepared, started, and stopped after (a module fixture's body)."""
+    live.prepare()
     live.start()
     yield live
     live.stop()
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    yield from serving(LiveServer(tmp_path_factory.mktemp("server")))
 
 
 @pytest.fixture(scope="module")

@@ -11,7 +11,7 @@ import pytest
 
 from tables.game.shoe import Shoe
 
-from .conftest import SIZES, LiveServer, page_width, screenshot, sized_page
+from .conftest import SIZES, LiveServer, page_width, screenshot, serving, sized_page
 
 LIVE = "#connection.connection-live"
 ROADS = ("bead_plate", "big_road", "big_eye_road", "small_road", "cockroach_road")
@@ -28,11 +28,7 @@ class PromptServer(LiveServer):
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
-    live = PromptServer(tmp_path_factory.mktemp("display"))
-    live.manage("migrate", "-v0")
-    live.start()
-    yield live
-    live.stop()
+    yield from serving(PromptServer(tmp_path_factory.mktemp("display")))
 
 
 LIMITS = {

@@ -6,8 +6,6 @@ hashed and compressed copies, cached for good)."""
 from __future__ import annotations
 
 import random
-import subprocess
-import time
 import urllib.request
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -18,7 +16,7 @@ import pytest
 from tables.game.shoe import Shoe
 from tests import servers
 
-from .conftest import ROOT, LiveServer
+from .conftest import ROOT, LiveServer, serving
 
 FIRST_VISIT = 1_500_000
 REPEAT_VISIT = 100_000
@@ -32,28 +30,17 @@ class ProductionServer(LiveServer):
     def env(self) -> dict[str, str]:
         return {**super().env(), "STATIC_MANIFEST": "true"}
 
-    def start(self) -> None:
-        self.log = (self.data_dir / "server.log").open("a")
-        command = servers.gunicorn(self.port)
-        self.process = subprocess.Popen(command, cwd=ROOT, env=self.env(), stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/api/openapi.json", timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("gunicorn did not start: see " + str(self.data_dir / "server.log"))
+    def command(self) -> list[str]:
+        return servers.gunicorn(self.port)
+
+    def prepare(self) -> None:
+        super().prepare()
+        self.manage("collectstatic", "--noinput", "-v0")
 
 
 @pytest.fixture(scope="module")
-def production(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ProductionServer]:
-    live = ProductionServer(tmp_path_factory.mktemp("production"))
-    live.manage("migrate", "-v0")
-    live.manage("collectstatic", "--noinput", "-v0")
-    live.start()
-    yield live
-    live.stop()
+def production(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    yield from serving(ProductionServer(tmp_path_factory.mktemp("production")))
 
 
 def transferred(page: Any, url: str) -> dict[str, int]:
@@ -84,25 +71,18 @@ def visit_twice(server: LiveServer, page: Any, slug: str) -> tuple[dict[str, int
     return transferred(page, url), transferred(page, url)
 
 
-def test_a_table_page_weighs_at_most_1_5_mb_first_and_100_kb_again_on_the_embedded_default(
-    server: LiveServer, page: Any
+@pytest.mark.parametrize("served", ["server", "production"])  # the embedded default; gunicorn
+def test_a_table_page_weighs_at_most_1_5_mb_first_and_100_kb_again(
+    served: str, page: Any, request: pytest.FixtureRequest
 ) -> None:
-    first, repeat = visit_twice(server, page, "weighed")
-    print(f"\nembedded default: first visit {sum(first.values())} bytes, repeat {sum(repeat.values())}")
+    server: LiveServer = request.getfixturevalue(served)
+    first, repeat = visit_twice(server, page, f"weighed-{served}")
+    print(f"\n{served}: first visit {sum(first.values())} bytes, repeat {sum(repeat.values())}")
     assert sum(first.values()) <= FIRST_VISIT, first
     assert sum(repeat.values()) <= REPEAT_VISIT, repeat
     plotly = next(url for url in first if "plotly-basic" in url)
     assert first[plotly] < (ROOT / "static" / "plotly" / "plotly-basic.min.js").stat().st_size / 2, "sent compressed"
-
-
-def test_a_table_page_weighs_at_most_1_5_mb_first_and_100_kb_again_in_production(
-    production: ProductionServer, page: Any
-) -> None:
-    first, repeat = visit_twice(production, page, "weighed-production")
-    print(f"\nproduction: first visit {sum(first.values())} bytes, repeat {sum(repeat.values())}")
-    assert sum(first.values()) <= FIRST_VISIT, first
-    assert sum(repeat.values()) <= REPEAT_VISIT, repeat
-    plotly = next(url for url in first if "plotly-basic" in url)
-    with urllib.request.urlopen(urllib.request.Request(plotly, headers={"Accept-Encoding": "br, gzip"})) as answer:
-        assert answer.headers["Content-Encoding"] in ("br", "gzip")
-        assert "immutable" in answer.headers["Cache-Control"], "hashed names are cached for good"
+    if served == "production":
+        with urllib.request.urlopen(urllib.request.Request(plotly, headers={"Accept-Encoding": "br, gzip"})) as answer:
+            assert answer.headers["Content-Encoding"] in ("br", "gzip")
+            assert "immutable" in answer.headers["Cache-Control"], "hashed names are cached for good"
