@@ -85,6 +85,14 @@ def rss_kib(pid: int) -> int:
     return 0
 
 
+def run_together(threads: list[threading.Thread]) -> None:
+    """Start every thread, then wait for them all."""
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+
 def cpu_seconds(pid: int) -> float:
     fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
     return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
@@ -350,10 +358,7 @@ def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str,
                 posted.append((dealer.slug, (answer["shoe"], answer["number"]), at))
 
         threads = [threading.Thread(target=deal, args=(k, Dealer(stack, s))) for k, s in enumerate(stack.tokens)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
-            thread.join()
+        run_together(threads)
         elapsed = time.monotonic() - started
         cpu = server_cpu.since(elapsed)
         clients_cpu = (sum(cpu_seconds(w.pid) for w in workers if w.pid) - clients_cpu_before) / elapsed
@@ -466,10 +471,7 @@ def ingest(stack: Stack, seconds: float, dealers: int) -> dict[str, float]:
 
     threads = [threading.Thread(target=deal, args=(k,)) for k in range(dealers)]
     started = time.monotonic()
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    run_together(threads)
     elapsed = time.monotonic() - started
     cpu = server_cpu.since(elapsed)
     dealers_cpu = (cpu_seconds(os.getpid()) - dealers_cpu_before) / elapsed
