@@ -33,7 +33,7 @@
     svg.style.height = ROWS * cell + "px";
     svg.style.left = (width - shown * cell) / 2 + "px";
     // Columns the box has no room for are not lost from sight without a word.
-    var earlier = svg.closest(".road-slot") && svg.closest(".road-slot").querySelector(".earlier");
+    var slot = svg.closest(".road-slot"), earlier = slot && slot.querySelector(".earlier");
     if (earlier) {
       earlier.hidden = start < 1;
       earlier.textContent = "‹ " + start + (start === 1 ? " earlier column" : " earlier columns");
