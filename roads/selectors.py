@@ -18,10 +18,21 @@ class ShoeRoads:
     roads: Roads
     rounds: list[Round]
 
+    def index_of(self, number: int) -> int | None:
+        """The index in the roads of the shoe's round ``number`` (``None``: voided, or not
+        among the rounds they were built from)."""
+        return next((index for index, r in enumerate(self.rounds) if r.number == number), None)
+
 
 def shoe_roads(*, shoe: Shoe | None) -> ShoeRoads:
     """Voided rounds are kept for audit but left out of the roads."""
     return roads_of(list(shoe.rounds.order_by("number")) if shoe else [])
+
+
+def roads_after(*, shoe: Shoe, number: int) -> ShoeRoads:
+    """The shoe's roads as they stood after its round ``number``: a review, a replay or a
+    receipt shows the shoe then, not as it went on."""
+    return roads_of(list(shoe.rounds.filter(number__lte=number).order_by("number")))
 
 
 def roads_of(rounds: list[Round]) -> ShoeRoads:

@@ -23,7 +23,7 @@ under the pointer stands for (:func:`mark_at`).
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from .engine import Roads
@@ -73,6 +73,12 @@ class Board:
     asks: tuple[tuple[str, Mark], ...] = ()  # (B or P, the mark it would add), hidden until asked
     alt: str = ""  # the road in words, for a screen reader
     drawn_from: int | None = None  # the first column whose marks are drawn (None: the first in view)
+    marked: tuple[int, int] | None = None  # (col, row) of the cell a review or a receipt points at
+
+    @property
+    def marked_at(self) -> tuple[int, int] | None:
+        """The top left corner of the marked cell, in SVG units."""
+        return None if self.marked is None else (self.marked[0] * CELL, self.marked[1] * CELL)
 
     @property
     def title(self) -> str:
@@ -232,18 +238,36 @@ def _derived_alt(name: str, colors: list[Color]) -> str:
     return f"{title}: {_plural(len(colors), 'mark')}, {reds} red, {len(colors) - reds} blue; newest {colors[-1].value}."
 
 
-def boards(roads: Roads, columns: dict[str, int], *, whole: bool = True) -> dict[str, Board]:
+def boards(roads: Roads, columns: dict[str, int], *, whole: bool = True, marked: int | None = None) -> dict[str, Board]:
     """The roads named in ``columns`` (name to the columns a lobby card shows), in that
-    order; ``whole`` (a table page): every column of the shoe instead."""
+    order; ``whole`` (a table page): every column of the shoe instead. ``marked``: the
+    index of a round whose mark each road points out (:func:`cell_of`)."""
     drawn = {}
     for name, width in columns.items():
         if name == "bead_plate":
-            drawn[name] = bead_plate(roads, columns=width, whole=whole)
+            board = bead_plate(roads, columns=width, whole=whole)
         elif name == "big_road":
-            drawn[name] = big_road(roads, columns=width, whole=whole)
+            board = big_road(roads, columns=width, whole=whole)
         else:
-            drawn[name] = derived_road(roads, name, columns=width, whole=whole)
+            board = derived_road(roads, name, columns=width, whole=whole)
+        if marked is not None:
+            board = replace(board, marked=cell_of(roads, name, marked))
+        drawn[name] = board
     return drawn
+
+
+def cell_of(roads: Roads, name: str, index: int) -> tuple[int, int] | None:
+    """The (col, row) of the mark the round of ``index`` made in a road, the inverse of
+    :func:`mark_at`; ``None`` where it made none (a tie in a derived road, or a round
+    before the road's first mark)."""
+    if name == "bead_plate":
+        return next(((c.col, c.row) for c in roads.bead_plate if c.round.index == index), None)
+    if name == "big_road":
+        for c in roads.big_road_cells:
+            if c.entry.index == index or index in c.entry.tie_indices:
+                return c.col, c.row
+        return None
+    return next(((c.col, c.row) for c in roads.derived[name].cells if c.index == index), None)
 
 
 def mark_at(roads: Roads, name: str, col: int, row: int) -> list[int]:

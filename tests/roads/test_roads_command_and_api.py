@@ -11,6 +11,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from roads.engine import Roads
+from roads.selectors import roads_after
 from tables import services
 from tests.road_marks import asks, marks
 
@@ -94,6 +95,21 @@ def test_the_api_serves_the_current_and_numbered_shoes_roads_without_voided_roun
     assert first == Roads.of(shoe("P")).to_data()
     assert client.get("/api/tables/baccarat-1/shoes/7/roads").status_code == 404
     assert client.get("/api/tables/nowhere/roads").status_code == 404
+
+
+def test_a_shoes_roads_after_a_round_are_built_from_the_rounds_up_to_it_without_voided_ones(
+    baccarat_1, staff_reviewer
+) -> None:
+    table, _ = baccarat_1
+    shoe_ = services.shoe_start(table=table)
+    rounds = [services.round_record(table=table, **SEED).round for _ in range(3)]  # P P P
+    services.round_record(table=table, player=["2H", "3D"], banker=["9S", "KH"])  # B
+    services.round_void(round_=rounds[0], reason="misdeal", user=staff_reviewer)
+
+    after = roads_after(shoe=shoe_, number=3)
+    assert after.roads.to_data() == Roads.of(shoe("PP")).to_data()
+    assert after.index_of(3) == 1 and after.index_of(1) is None  # the voided round has no place in them
+    assert roads_after(shoe=shoe_, number=4).roads.to_data() == Roads.of(shoe("PPB")).to_data()
 
 
 def test_the_table_page_draws_all_five_roads_as_svg_and_tells_what_a_mark_stands_for(client, baccarat_1) -> None:

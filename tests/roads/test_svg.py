@@ -95,6 +95,24 @@ def test_the_mark_in_a_cell_names_the_rounds_behind_it() -> None:
     assert svg.mark_at(roads_of("BPBB"), "big_eye_road", 0, 0) == [2]  # the entry after the second column's first
 
 
+def test_a_rounds_mark_is_found_in_every_road_it_made_one_in() -> None:
+    roads = roads_of("BTTPPBB")
+    for name, col, row in (("bead_plate", 0, 4), ("big_road", 1, 1), ("big_eye_road", 0, 0)):
+        assert svg.mark_at(roads, name, col, row) == [4] and svg.cell_of(roads, name, 4) == (col, row)
+    assert svg.cell_of(roads, "big_road", 2) == (0, 0)  # a tie points at the entry it is drawn on
+    assert svg.cell_of(roads, "small_road", 6) == (0, 0)  # the third column's first entry makes its first mark
+    assert svg.cell_of(roads, "big_eye_road", 1) is None  # a tie makes no derived mark
+    assert svg.cell_of(roads, "bead_plate", 7) is None  # no such round
+
+
+def test_a_marked_round_is_outlined_on_each_road_at_its_cell() -> None:
+    boards = svg.boards(roads_of("BTTPPBB"), {"bead_plate": 14, "big_road": 30, "small_road": 30}, marked=4)
+    assert boards["bead_plate"].marked_at == (0, 4 * svg.CELL)
+    assert boards["big_road"].marked_at == (svg.CELL, svg.CELL)
+    assert boards["small_road"].marked is None  # the small road starts later
+    assert svg.big_road(roads_of("BP")).marked_at is None  # unmarked unless asked
+
+
 def test_a_table_pages_road_holds_every_column_from_the_shoes_first_and_the_next_one() -> None:
     board = svg.big_road(roads_of("BP" * 20), columns=30, whole=True)  # 40 columns: more than 30 in view
     assert view(board) == (0, 40)  # none dropped, and room for the next column
