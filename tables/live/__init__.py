@@ -6,6 +6,8 @@ a table's pages show, and :func:`odds_changed` once a round's odds are stored. I
 - :mod:`.scheduler`: when a change is pushed (at most once per ``PUSH_INTERVAL``, only
   if some page shows it); one scheduler object per process.
 - :mod:`.push`: rendering the fragments once and sending them to the groups.
+- :mod:`.fanout`: the pages this process serves, and the one channel that brings
+  them what is pushed to their groups.
 - :mod:`.presence`: which groups have a page open somewhere.
 - :mod:`.jobs`: background jobs of this process, and Celery tasks without a broker.
 - :mod:`.consumers`, :mod:`.routing`: the websockets of table pages and the lobby.
@@ -14,10 +16,13 @@ a table's pages show, and :func:`odds_changed` once a round's odds are stored. I
 
 from __future__ import annotations
 
-from .groups import LOBBY_GROUP, PUSH, table_group
+from .groups import LOBBY_GROUP, PUSH, push_message, table_group
 from .scheduler import Scheduler, install, scheduler
 
-__all__ = ["LOBBY_GROUP", "PUSH", "Scheduler", "install", "odds_changed", "scheduler", "table_changed", "table_group"]
+__all__ = [
+    "LOBBY_GROUP", "PUSH", "Scheduler", "install", "odds_changed", "push_message", "scheduler", "table_changed",
+    "table_group",
+]  # fmt: skip
 
 
 def table_changed(table_id: int, slug: str) -> None:

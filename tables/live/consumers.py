@@ -4,7 +4,8 @@ and resync a (re)connecting page from the database.
 What one page can cost the server is bounded: it may send only resync requests, and gets
 at most one answer a ``RESYNC_INTERVAL`` (:mod:`.resyncs`); a page that takes no push
 for ``PUSH_SEND_TIMEOUT`` seconds is dropped, so no more than that many seconds of pushes
-ever wait for it (it resyncs when it reconnects)."""
+ever wait for it (it resyncs when it reconnects). Pushes reach a page through its
+process's one channel in the group (:mod:`.fanout`), not a channel a page."""
 
 from __future__ import annotations
 
@@ -16,13 +17,12 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 from channels.db import database_sync_to_async
-from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 
 from .. import fragments, selectors
 from ..models import Table
-from .groups import LOBBY_GROUP, PUSH, table_group
+from .groups import LOBBY_GROUP, table_group
 from .resyncs import Malformed, Pacer, resync_request
 from .scheduler import scheduler
 
@@ -30,72 +30,91 @@ log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 CLOSE_MALFORMED = 4400  # the page sent something other than a resync request
-CLOSE_TOO_SLOW = 4408  # the page took no push for PUSH_SEND_TIMEOUT seconds
-RESYNC_DUE = "resync.due"  # a consumer's message to itself: its waiting resync may run
+NO_CHANNEL = "pages-have-no-channel"  # not in CHANNEL_LAYERS: Channels gives a page no channel of its own
 
 
 class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
-    """A page's socket; each kind of page says what it missed (:meth:`missed`)."""
+    """A page's socket; each kind of page says what it missed (:meth:`missed`).
 
+    A page has no channel of its own (:mod:`.fanout` hands it its group's pushes), and
+    what is sent to it goes out one message at a time, in order, from one task
+    (:meth:`send_queued`), so a page that reads slowly delays no other."""
+
+    channel_layer_alias = NO_CHANNEL
     group = ""
-    watching = False  # counted in this process's open pages (from a successful join on)
-    joined = False  # in its group (from a successful join on)
+    joined = False  # reached by its group's pushes (from a successful join on)
+    serving: asyncio.Task[None] | None = None  # the task that serves the page
+    dropped = False  # too slow: its serving task was cancelled
+    outbox: list[str] | None = None  # what waits to be sent, while a sender runs (or until accepted)
+    sending: asyncio.Task[None] | None = None
     pacer: Pacer | None = None  # made on the first resync request
     asked: dict[str, str]  # what the page said it shows, last
     waiting: asyncio.Task[None] | None = None  # the resync that waits out the interval
 
-    async def join(self) -> None:
-        """Join the group; after a Redis outage the layer's first call may meet a pooled
-        connection the server closed, and the retry gets a fresh one."""
-        for attempt in range(3):
-            try:
-                await self.channel_layer.group_add(self.group, self.channel_name)
-                break
-            except Exception:
-                if attempt == 2:
-                    raise
-                log.info("joining %s failed, retrying", self.group, exc_info=True)
-                await asyncio.sleep(0.1 * (attempt + 1))
-        self.joined = self.watching = True
-        await scheduler().pages.watch(self.group)
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        self.serving = asyncio.current_task()
+        try:
+            await super().__call__(scope, receive, send)
+        except asyncio.CancelledError:
+            if not self.dropped:
+                raise
+            self.serving.uncancel()  # type: ignore[union-attr]  # the server closes the connection
+        finally:
+            await self.leave()
 
-    async def disconnect(self, code: int) -> None:
-        if self.waiting:
-            self.waiting.cancel()
+    async def open(self) -> None:
+        """Join the group, then accept: pushes in between wait for the accept, so a page
+        misses nothing from the moment it is joined."""
+        self.outbox = []
+        await scheduler().pages.join(self.group, self)
+        self.joined = True
+        await self.accept()
+        self.start_sending()
+
+    async def leave(self) -> None:
+        for task in (self.waiting, self.sending):
+            if task is not None and task is not asyncio.current_task():
+                task.cancel()
         if self.joined:
             self.joined = False
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-        if self.watching:
-            self.watching = False
-            scheduler().pages.unwatch(self.group)
+            await scheduler().pages.leave(self.group, self)
 
-    async def dispatch(self, message: dict[str, Any]) -> None:
-        # Channels closes stale database connections before every handler, in the one
-        # thread all sync code of the process shares: a hop per push per page, which at
-        # a few thousand pages was most of a server's time. A push only forwards text;
-        # the handlers that read the database do it in database_sync_to_async, which
-        # closes stale connections itself.
-        if message["type"] == PUSH:
-            await self.fragments_push(message)
-        elif message["type"] == RESYNC_DUE:
-            await self.resync()
+    def push(self, html: str) -> None:
+        """Send ``html`` after what waits already (:class:`~.fanout.Page`)."""
+        if self.outbox is not None:
+            self.outbox.append(html)
         else:
-            await super().dispatch(message)
+            self.outbox = [html]
+            self.start_sending()
 
-    async def fragments_push(self, event: dict[str, Any]) -> None:
-        await self.send_or_drop(event["html"])
+    def start_sending(self) -> None:
+        if self.outbox:
+            self.sending = asyncio.create_task(self.send_queued())
+        else:
+            self.outbox = None
 
-    async def send_or_drop(self, html: str) -> None:
-        """Send, unless the page has read nothing for ``PUSH_SEND_TIMEOUT`` seconds (the
-        server's send waits while the socket's buffer is full): then drop the page, as
-        everything pushed meanwhile would wait in this process for it."""
+    async def send_queued(self) -> None:
+        """Send what waits, oldest first; drop the page when it takes nothing for
+        ``PUSH_SEND_TIMEOUT`` seconds (the server's send waits while the socket's buffer
+        is full), as everything pushed meanwhile would wait in this process for it."""
         try:
-            async with asyncio.timeout(settings.PUSH_SEND_TIMEOUT):
-                await self.send(text_data=html)
+            while self.outbox:
+                html = self.outbox.pop(0)
+                async with asyncio.timeout(settings.PUSH_SEND_TIMEOUT):
+                    await self.send(text_data=html)
         except TimeoutError:
             log.info("dropped a page that took no push for %ss", settings.PUSH_SEND_TIMEOUT)
-            await self.disconnect(CLOSE_TOO_SLOW)
-            raise StopConsumer() from None  # the server closes the connection
+            self.drop()
+        except Exception:
+            log.debug("a push found its page closed", exc_info=True)  # its disconnect leaves the group
+        finally:
+            self.outbox = self.sending = None
+
+    def drop(self) -> None:
+        """End the page's connection (it resyncs when it reconnects)."""
+        self.dropped = True
+        if self.serving is not None:
+            self.serving.cancel()
 
     async def receive(self, text_data: str | None = None, bytes_data: bytes | None = None) -> None:
         """A resync request: answered now, or merged into the one that waits out the
@@ -117,16 +136,14 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
             await self.resync()
 
     async def resync_after(self, wait: float) -> None:
-        """Wait out the interval, then have the consumer's own loop answer (where a page
-        too slow to take the answer can be dropped)."""
         await asyncio.sleep(wait)
         self.waiting = None
-        await self.channel_layer.send(self.channel_name, {"type": RESYNC_DUE})
+        await self.resync()
 
     async def resync(self) -> None:
         html = await database_sync_to_async(in_own_context)(self.missed, self.asked)
         if html:
-            await self.send_or_drop(html)
+            self.push(html)
 
     @abc.abstractmethod
     def missed(self, have: dict[str, str]) -> str:
@@ -140,8 +157,7 @@ class TableConsumer(FragmentConsumer):
             await self.close(code=4404)
             return
         self.group = table_group(self.slug)
-        await self.join()
-        await self.accept()
+        await self.open()
 
     def missed(self, have: dict[str, str]) -> str:
         return table_missed(self.slug, have.get(self.slug))
@@ -151,8 +167,7 @@ class LobbyConsumer(FragmentConsumer):
     group = LOBBY_GROUP
 
     async def connect(self) -> None:
-        await self.join()
-        await self.accept()
+        await self.open()
 
     def missed(self, have: dict[str, str]) -> str:
         return lobby_missed(have)

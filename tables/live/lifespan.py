@@ -28,10 +28,13 @@ Background = Callable[[], Coroutine[Any, Any, None]]
 
 
 async def renew_presence() -> None:
-    """Keep this server's open pages marked as watched (:mod:`.presence`)."""
+    """Keep this server's open pages marked as watched (:mod:`.presence`), and its
+    channel in their groups."""
     while True:
         await asyncio.sleep(RENEW_SECONDS)
-        await sync_to_async(scheduler().pages.renew, thread_sensitive=False)()
+        pages = scheduler().pages
+        await sync_to_async(pages.renew, thread_sensitive=False)()
+        await pages.rejoin()
 
 
 class ServerLifespan:

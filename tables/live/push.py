@@ -22,7 +22,7 @@ from django.core.cache import cache
 from .. import fragments, selectors
 from ..models import Shoe, Table
 from . import presence
-from .groups import LOBBY_GROUP, PUSH, table_group
+from .groups import LOBBY_GROUP, push_message, table_group
 
 log = logging.getLogger(__name__)
 
@@ -89,11 +89,11 @@ def publish_table(
             if not cache.add(claim, True, timeout=3600):
                 return
         if watched[group]:
-            sender.send(group, {"type": PUSH, "html": _table_push(table, shoe, version)})
+            sender.send(group, push_message(group, _table_push(table, shoe, version)))
         else:
             forget_pushed(table_id)
         if watched[LOBBY_GROUP]:
-            sender.send(LOBBY_GROUP, {"type": PUSH, "html": fragments.lobby_card_html(table)})
+            sender.send(LOBBY_GROUP, push_message(LOBBY_GROUP, fragments.lobby_card_html(table)))
     except Exception:
         log.warning("live push for table %s failed", table_id, exc_info=True)
         if claim:
@@ -129,6 +129,6 @@ def publish_odds(table_id: int, *, sender: Sender) -> None:
         table = Table.objects.get(pk=table_id)
         group = table_group(table.slug)
         if presence.watched(group)[group]:
-            sender.send(group, {"type": PUSH, "html": fragments.table_odds_html(table)})
+            sender.send(group, push_message(group, fragments.table_odds_html(table)))
     except Exception:
         log.warning("odds push for table %s failed", table_id, exc_info=True)

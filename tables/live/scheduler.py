@@ -18,9 +18,9 @@ from django.core.cache import cache
 
 from . import presence, push
 from .clock import Clock, SystemClock
+from .fanout import Fanout
 from .groups import LOBBY_GROUP, table_group
 from .jobs import InlineRunner, Runner, ThreadRunner
-from .presence import PagesOpen
 
 
 class Scheduler:
@@ -34,7 +34,7 @@ class Scheduler:
 
     def __init__(self, *, runner: Runner, clock: Clock | None = None, interval: float = 0) -> None:
         self.runner, self.clock, self.interval = runner, clock or SystemClock(), interval
-        self.pages = PagesOpen()
+        self.pages = Fanout()
         self.sender = push.Sender()
         self._queued: set[int] = set()  # tables with a push waiting in this process
         self._last_look: dict[int, float] = {}  # table -> when this process last looked to push it

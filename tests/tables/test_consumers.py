@@ -16,7 +16,7 @@ from django.db import transaction
 
 from config.asgi import application
 from tables import live, selectors, services
-from tables.live import PUSH, table_group
+from tables.live import table_group
 from tables.models import Table
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -79,7 +79,8 @@ async def test_a_push_is_forwarded_without_a_trip_to_the_database_thread(monkeyp
         trips.append(1)
 
     monkeypatch.setattr("channels.consumer.aclose_old_connections", close_old_connections)
-    await get_channel_layer().group_send(table_group("baccarat-1"), {"type": PUSH, "html": "<p>pushed</p>"})
+    group = table_group("baccarat-1")
+    await get_channel_layer().group_send(group, live.push_message(group, "<p>pushed</p>"))
     assert await page.receive_from(timeout=5) == "<p>pushed</p>"
     await page.send_to(text_data=json.dumps({"have": {}}))  # a resync does read the database
     assert 'id="roads"' in await page.receive_from(timeout=5)

@@ -9,15 +9,16 @@ import time
 from unittest import mock
 
 import pytest
-from asgiref.sync import async_to_sync
+from asgiref.sync import async_to_sync, sync_to_async
 from channels.layers import get_channel_layer
 from django.core.cache import cache
 from django.db import transaction
 
 from tables import live, services
 from tables.game.validation import IllegalRoundError
-from tables.live import Scheduler, table_group
-from tables.live.presence import PagesOpen, watched
+from tables.live import Scheduler, presence, table_group
+from tables.live.fanout import Fanout
+from tables.live.presence import watched
 from tables.models import Round, Shoe
 from tests.fake_time import FakeTime
 
@@ -43,7 +44,7 @@ class Listener:
     async def _join(self, group: str) -> str:
         self.channel = await self.layer.new_channel()
         await self.layer.group_add(group, self.channel)
-        await live.scheduler().pages.watch(group)  # like a page's consumer
+        await presence.amark([group])  # as a process's first page of the group does
         self.collecting = asyncio.create_task(self._collect())
         return self.channel
 
@@ -69,7 +70,6 @@ class Listener:
         await self.layer.flush()  # closes its connections on this loop
 
     def close(self) -> None:
-        live.scheduler().pages.unwatch(self.group)
         self._run(self._stop())
         self.loop.call_soon_threadsafe(self.loop.stop)
         self.thread.join(timeout=5)
@@ -380,14 +380,52 @@ def test_a_push_to_an_open_page_looks_for_pages_once(baccarat_1, listen) -> None
 @pytest.mark.asyncio
 @pytest.mark.django_db
 async def test_presence_lapses_when_its_last_page_closes_and_the_mark_expires() -> None:
-    pages = PagesOpen()
-    await pages.watch("table.x")
-    await pages.watch("table.x")
-    pages.unwatch("table.x")
+    pages, first, second = Fanout(), Page(), Page()
+    await pages.join("table.x", first)
+    await pages.join("table.x", second)
+    await pages.leave("table.x", first)
     assert watched("table.x", "table.y") == {"table.x": True, "table.y": False}
-    pages.renew()
+    await sync_to_async(pages.renew)()
     assert watched("table.x") == {"table.x": True}, "a page still open keeps its mark"
-    pages.unwatch("table.x")
+    await pages.leave("table.x", second)
     cache.clear()  # the mark expiring
-    pages.renew()
+    await sync_to_async(pages.renew)()
     assert watched("table.x") == {"table.x": False}
+
+
+class Page:
+    """A page as the fan-out sees it: what is pushed to it, in order."""
+
+    def __init__(self) -> None:
+        self.pushed: list[str] = []
+        self.changed = asyncio.Event()
+
+    def push(self, html: str) -> None:
+        self.pushed.append(html)
+        self.changed.set()
+
+    async def holding(self, count: int) -> list[str]:
+        """What was pushed, once ``count`` pushes have come."""
+        while len(self.pushed) < count:
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), timeout=5)
+        return self.pushed
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db
+async def test_a_process_joins_a_group_once_and_hands_each_push_to_every_page_of_it() -> None:
+    pages, one, two, lobby = Fanout(), Page(), Page(), Page()
+    for group, page in (("table.x", one), ("table.x", two), ("lobby", lobby)):
+        await pages.join(group, page)
+    layer = get_channel_layer()
+    await layer.group_send("table.x", live.push_message("table.x", "<p>1</p>"))
+    await layer.group_send("table.x", live.push_message("table.x", "<p>2</p>"))
+    assert await two.holding(2) == await one.holding(2) == ["<p>1</p>", "<p>2</p>"] and lobby.pushed == []
+    await pages.leave("table.x", one)
+    await pages.leave("table.x", two)
+    assert pages.groups() == ["lobby"]
+    await layer.group_send("table.x", live.push_message("table.x", "<p>3</p>"))
+    await layer.group_send("lobby", live.push_message("lobby", "<p>card</p>"))
+    assert await lobby.holding(1) == ["<p>card</p>"]
+    assert two.pushed == ["<p>1</p>", "<p>2</p>"], "pushed to the group before the card: none for a page that left"

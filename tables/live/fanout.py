@@ -1,0 +1,132 @@
+"""The pages this process serves, per group, and the one channel that brings them pushes.
+
+A push is sent once to a group on the channel layer. Each server process has one channel
+of its own in every group that has a page open here, and hands what arrives on it to
+each of those pages (:meth:`Fanout.deliver`). A page costs the process a place in a set,
+not a channel of its own: with Redis, a channel is a subscription, a queue and a task
+waiting on it, about 9 KiB for every open page.
+
+The groups with a page open here are also marked in the shared cache (:mod:`.presence`),
+so a change that no page of any process shows renders nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any, Protocol
+
+from channels.layers import BaseChannelLayer, get_channel_layer
+
+from . import presence
+
+log = logging.getLogger(__name__)
+
+RETRY_SECONDS = 1.0  # after the channel layer failed to deliver, the listener tries again
+
+
+class Page(Protocol):
+    def push(self, html: str) -> None:
+        """Send ``html`` to the page, in the order pushed, without waiting for it."""
+
+
+class Fanout:
+    """This process's open pages by group, and its channel in each of those groups.
+
+    Bound to the event loop of the first page that joins (a server has one); the
+    listener runs there until the process ends."""
+
+    def __init__(self) -> None:
+        self._pages: dict[str, set[Page]] = {}
+        self._joined: set[str] = set()  # groups this process's channel is in
+        self._channel = ""
+        self._listener: asyncio.Task[None] | None = None
+        self._lock: asyncio.Lock | None = None
+
+    async def join(self, group: str, page: Page) -> None:
+        """Reach ``page`` with the pushes to ``group`` from now on. Raises when the channel
+        layer cannot be reached (the page is then not joined)."""
+        if self._lock is None:
+            self._lock = asyncio.Lock()
+        async with self._lock:
+            if group not in self._joined:
+                await self._group_add(group)
+                self._joined.add(group)
+                await presence.amark([group])  # its first page here (later ones: :meth:`renew`)
+            self._pages.setdefault(group, set()).add(page)
+
+    async def leave(self, group: str, page: Page) -> None:
+        """``page`` closed: no more pushes to it; the process leaves a group it has no page of."""
+        pages = self._pages.get(group)
+        if pages is None or page not in pages:
+            return
+        pages.discard(page)
+        if pages:
+            return
+        del self._pages[group]
+        assert self._lock is not None  # a page joined
+        async with self._lock:
+            if group in self._pages or group not in self._joined:
+                return  # a page joined again meanwhile, or another leave got here first
+            self._joined.discard(group)
+            try:
+                await layer().group_discard(group, self._channel)
+            except Exception:
+                log.info("leaving %s failed; its pushes are ignored here", group, exc_info=True)
+
+    def deliver(self, message: dict[str, Any]) -> None:
+        """A push that arrived for a group: to each of its pages here."""
+        for page in tuple(self._pages.get(message.get("group", ""), ())):
+            page.push(message["html"])
+
+    def groups(self) -> list[str]:
+        return list(self._pages)
+
+    def pages(self, group: str) -> int:
+        return len(self._pages.get(group, ()))
+
+    def renew(self) -> None:
+        """Mark again every group with a page open here (from a thread: it reads the cache)."""
+        presence.mark(self.groups())
+
+    async def rejoin(self) -> None:
+        """Join each group again: the in-memory channel layer ends a membership after a day."""
+        if self._lock is None:
+            return
+        async with self._lock:
+            for group in tuple(self._joined):
+                await self._group_add(group)
+
+    async def _group_add(self, group: str) -> None:
+        """After a Redis outage the layer's first call may meet a pooled connection the
+        server closed; the retry gets a fresh one."""
+        channel_layer = layer()
+        if not self._channel:
+            self._channel = await channel_layer.new_channel()
+            self._listener = asyncio.create_task(self._listen(channel_layer, self._channel))
+        for attempt in range(3):
+            try:
+                await channel_layer.group_add(group, self._channel)
+                return
+            except Exception:
+                if attempt == 2:
+                    raise
+                log.info("joining %s failed, retrying", group, exc_info=True)
+                await asyncio.sleep(0.1 * (attempt + 1))
+
+    async def _listen(self, channel_layer: BaseChannelLayer, channel: str) -> None:
+        while True:
+            try:
+                message = await channel_layer.receive(channel)
+            except Exception:
+                log.warning("receiving pushes failed; trying again", exc_info=True)
+                await asyncio.sleep(RETRY_SECONDS)
+                continue
+            self.deliver(message)
+
+
+def layer() -> BaseChannelLayer:
+    found = get_channel_layer()
+    if found is None:
+        raise RuntimeError("CHANNEL_LAYERS has no default layer")
+    return found
