@@ -11,6 +11,7 @@ costs nothing.
 from __future__ import annotations
 
 import logging
+
 from django.core.cache import cache
 
 log = logging.getLogger(__name__)
