@@ -12,7 +12,7 @@ from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
 
-from tables import live, services
+from tables import fragments, live, services
 from tables.models import Table
 
 
@@ -71,6 +71,7 @@ def outsider(db: None) -> User:
 def fresh_cache() -> None:
     """Each test starts with no cached state (which states were pushed, cached fragments)."""
     cache.clear()
+    fragments.recent_live.clear()
 
 
 @pytest.fixture(autouse=True)
