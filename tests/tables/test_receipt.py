@@ -61,7 +61,8 @@ def test_a_voided_rounds_receipt_says_so_with_its_reason_and_marks_no_cell(clien
     reviewer = User.objects.create_user("rev", is_staff=True)
     services.round_void(round_=voided, reason="card misread by the scanner", user=reviewer)
     page = client.get(f"/rounds/{voided.round_id}/").content.decode()
-    assert "Voided:</strong> card misread by the scanner" in page
+    assert "Voided:</strong> card misread by the scanner<br>" in page
+    assert "none of these results stand" in page
     assert marked_cells(page) == []
     assert marks(page, "bead-B") == []  # left out of the roads, as everywhere
 
