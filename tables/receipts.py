@@ -92,5 +92,4 @@ def receipt_context(round_: Round) -> dict[str, Any]:
         "table": shoe.table,
         "bets": bet_lines(round_.bets),
         "boards": svg.boards(after.roads, widths, marked=after.index_of(round_.number)),
-        "rounds_before": len(after.rounds),
     }
