@@ -21,7 +21,7 @@ from pydantic import ConfigDict, StrictInt, StrictStr, StringConstraints, WithJs
 
 from roads import selectors as road_selectors
 
-from . import selectors, services
+from . import receipts, selectors, services
 from .auth_failures import client_address, failures
 from .game.cards import CODE_PATTERN
 from .game.validation import IllegalRoundError
@@ -356,6 +356,14 @@ class RoundEnvelope(Schema):
     round: RoundOut
 
 
+class ReceiptOut(RoundOut):
+    table: str = Field(description="The slug of the table the round was played at.")
+
+
+class ReceiptEnvelope(Schema):
+    round: ReceiptOut
+
+
 class ShoeOut(Schema):
     number: int
     state: str
@@ -458,3 +466,22 @@ def round_list(
     return Status(
         200, {"table": table.slug, "shoe": selectors.shoe_to_data(found) if found else None, "rounds": rounds}
     )
+
+
+@api.get(
+    "/rounds/{round_id}",
+    response={200: ReceiptEnvelope, **READ_ERRORS},
+    summary="A round by its Transaction ID",
+    description=(
+        "The round a player asks about (its receipt page is /rounds/{round_id}/): cards, winner, every bet's "
+        "result, its table and shoe, and whether it was voided and why. The ID is read in any case, I and L "
+        "as 1, O as 0; 404 when no round has it."
+    ),
+)
+def round_detail(
+    request: HttpRequest, round_id: str = Path(..., description="The round's Transaction ID, e.g. 01JC8Z4Q2M7X9ABC")
+) -> Status[dict[str, Any]]:
+    found = receipts.round_find(round_id)
+    if found is None:
+        raise Http404(f"no round has the Transaction ID {round_id[:40]!r}")
+    return Status(200, {"round": receipts.round_to_data(found)})

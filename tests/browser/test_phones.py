@@ -7,7 +7,9 @@ that is wrong at once, with the figures measured."""
 
 from __future__ import annotations
 
+import json
 import random
+import urllib.request
 from typing import Any
 
 from roads.svg import CELL
@@ -133,6 +135,8 @@ def test_every_page_fits_each_screen_from_a_phone_to_a_tv(server: LiveServer, br
         "-c",
         "from django.contrib.auth.models import User; User.objects.create_superuser('phones', '', 'pw-phones-1')",
     )
+    with urllib.request.urlopen(f"{server.url}/api/tables/{slug}/rounds", timeout=10) as response:
+        receipt = json.loads(response.read())["rounds"][-1]["id"]
     figures: dict[str, Any] = {}
     problems: list[str] = []
     for size in SIZES_SEEN:
@@ -168,6 +172,18 @@ def test_every_page_fits_each_screen_from_a_phone_to_a_tv(server: LiveServer, br
             )
             screenshot(page, f"phones-table-{size}")
             tap_the_newest_bead(page, size, problems)
+
+            page.goto(f"{server.url}/rounds/{receipt}/")
+            measure(page, size, "receipt", figures, problems)
+            road_cells(
+                page,
+                size,
+                "receipt",
+                {road: f"svg.road-{road}" for road in ("bead_plate", "big_road")},
+                figures,
+                problems,
+            )
+            screenshot(page, f"phones-receipt-{size}")
 
             page.goto(f"{server.url}/tables/{slug}/odds/")
             measure(page, size, "odds", figures, problems)

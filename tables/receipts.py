@@ -1,0 +1,95 @@
+"""A round's receipt: what a player who asks about a round (seeds 000 and 002: "in case
+of any questions or dispute it is required to indicate the round ID") is shown of it, on
+the receipt page and in the API, found by its Transaction ID."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from roads import svg
+from roads.selectors import roads_after
+
+from . import fragments, selectors
+from .game.bets import BetType
+from .models import Round
+
+# Longer than any Transaction ID (16 characters) and shorter than the column (20); letters
+# and digits only, so nothing else reaches the database (PostgreSQL refuses a NUL).
+ROUND_ID = re.compile(r"[0-9A-Za-z]{1,20}")
+# Crockford's base32 reads I and L as 1 and O as 0: an ID read aloud or copied by hand
+# still finds its round.
+_MISREAD = str.maketrans({"I": "1", "L": "1", "O": "0"})
+RECEIPT_ROADS = ("bead_plate", "big_road")
+RESULTS = {"win": "Win", "lose": "Lose", "push": "Push", "unavailable": "Not open"}
+
+
+def canonical_round_id(text: str) -> str | None:
+    """The Transaction ID that ``text`` spells (any case, I/L for 1, O for 0), or
+    ``None`` when it cannot be one."""
+    text = text.strip()
+    return text.upper().translate(_MISREAD) if ROUND_ID.fullmatch(text) else None
+
+
+def round_find(text: str) -> Round | None:
+    """The round whose Transaction ID ``text`` is, as typed or as :func:`canonical_round_id`
+    reads it; ``None`` when there is none."""
+    canonical = canonical_round_id(text)
+    if canonical is None:
+        return None
+    found = Round.objects.select_related("shoe__table").filter(round_id__in={text.strip(), canonical})
+    return min(found, key=lambda r: r.round_id != text.strip(), default=None)  # the ID as typed first
+
+
+def round_to_data(round_: Round) -> dict[str, Any]:
+    """The API's round object, with its table: a receipt names where it was played."""
+    return {**selectors.round_to_data(round_), "table": round_.shoe.table.slug}
+
+
+def pays_text(pays: float | None) -> str:
+    """What a bet paid per unit staked, as the seeds write odds: ``19:20`` (0.95), ``8:1``."""
+    if pays is None:
+        return "–"
+    if pays <= 0:
+        return "−1" if pays < 0 else "0"  # lost the stake; a push returns it
+    ratio = Fraction(pays).limit_denominator(100)
+    return f"{ratio.numerator}:{ratio.denominator}"
+
+
+@dataclass(frozen=True)
+class BetLine:
+    """One bet on a receipt: its name, result and what it paid per unit staked."""
+
+    bet: str
+    result: str
+    status: str  # win, lose, push or unavailable (a CSS class)
+    pays: str
+
+
+def bet_lines(bets: dict[str, dict[str, Any]]) -> list[BetLine]:
+    """Every bet of the round, in the seeds' order, as settled under the paytable in force."""
+    lines = []
+    for bet in BetType:
+        settled = bets.get(bet.value)
+        if settled is None:  # a bet the table did not have when the round was played
+            continue
+        status = str(settled["result"])
+        lines.append(BetLine(bet.label, RESULTS.get(status, status), status, pays_text(settled.get("pays"))))
+    return lines
+
+
+def receipt_context(round_: Round) -> dict[str, Any]:
+    """The receipt page's context: the round, its bets, and the Bead Plate and Big Road
+    as they stood after it, its mark outlined (a voided round made none)."""
+    shoe = round_.shoe
+    after = roads_after(shoe=shoe, number=round_.number)
+    widths = {name: fragments.TABLE_ROADS[name] for name in RECEIPT_ROADS}
+    return {
+        "round": round_,
+        "shoe": shoe,
+        "table": shoe.table,
+        "bets": bet_lines(round_.bets),
+        "boards": svg.boards(after.roads, widths, marked=after.index_of(round_.number)),
+    }
