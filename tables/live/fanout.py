@@ -79,6 +79,11 @@ class Fanout:
         for page in tuple(self._pages.get(message.get("group", ""), ())):
             page.push(message["html"])
 
+    @property
+    def channel(self) -> str:
+        """This process's channel in its pages' groups ("" before the first page joins)."""
+        return self._channel
+
     def groups(self) -> list[str]:
         return list(self._pages)
 

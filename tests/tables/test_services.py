@@ -429,3 +429,15 @@ async def test_a_process_joins_a_group_once_and_hands_each_push_to_every_page_of
     await layer.group_send("lobby", live.push_message("lobby", "<p>card</p>"))
     assert await lobby.holding(1) == ["<p>card</p>"]
     assert two.pushed == ["<p>1</p>", "<p>2</p>"], "pushed to the group before the card: none for a page that left"
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db
+async def test_a_process_joins_its_groups_again_so_a_membership_that_lapsed_is_renewed() -> None:
+    pages, page = Fanout(), Page()
+    await pages.join("lobby", page)
+    layer = get_channel_layer()
+    await layer.group_discard("lobby", pages.channel)  # as the in-memory layer ends a membership after a day
+    await pages.rejoin()  # the server's lifespan does, every RENEW_SECONDS
+    await layer.group_send("lobby", live.push_message("lobby", "<p>card</p>"))
+    assert await page.holding(1) == ["<p>card</p>"]
