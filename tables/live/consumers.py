@@ -52,13 +52,13 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
     waiting: asyncio.Task[None] | None = None  # the resync that waits out the interval
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        self.serving = asyncio.current_task()
+        serving = self.serving = asyncio.current_task()
         try:
             await super().__call__(scope, receive, send)
         except asyncio.CancelledError:
-            if not self.dropped:
+            if not self.dropped or serving is None:
                 raise
-            self.serving.uncancel()  # type: ignore[union-attr]  # the server closes the connection
+            serving.uncancel()  # our own cancel, not the server's: return, and the server closes the connection
         finally:
             await self.leave()
 
