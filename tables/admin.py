@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
+from django.contrib.admin.utils import unquote
+from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
 from django.template.response import TemplateResponse
+from django.urls import URLPattern, path
 from django.utils.html import format_html, format_html_join
 
-from . import services
+from . import services, shoe_desk
 from .models import Round, Shoe, Table
 
 
@@ -31,12 +36,71 @@ class TableAdmin(admin.ModelAdmin):
 
 @admin.register(Shoe)
 class ShoeAdmin(admin.ModelAdmin):
+    """A shoe's page is the reviewer's desk (tables/shoe_desk.py): read-only, with a
+    replay of the table page after any of its rounds; nothing on it can be saved."""
+
     list_display = ["table", "number", "state", "decks", "started_at", "ended_at"]
     list_filter = ["table", "state"]
+    ordering = ["-started_at", "-pk"]  # newest first: a reviewer looks at recent shoes
     readonly_fields = [f.name for f in Shoe._meta.fields]  # the tally above all: recording keeps it
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # shoes start through the API or the simulator
+
+    def has_change_permission(self, request: HttpRequest, obj: Shoe | None = None) -> bool:
+        return False  # recording keeps a shoe; a reviewer voids rounds, on their own pages
+
+    def has_delete_permission(self, request: HttpRequest, obj: Shoe | None = None) -> bool:
+        return False  # deleting a shoe would delete its rounds, which are kept for audit
+
+    def get_urls(self) -> list[URLPattern]:
+        replay = path(
+            "<path:object_id>/replay/", self.admin_site.admin_view(self.replay_view), name="tables_shoe_replay"
+        )
+        return [replay, *super().get_urls()]
+
+    def _desk_shoe(self, request: HttpRequest, object_id: str) -> Shoe:
+        shoe = self.get_object(request, unquote(object_id))
+        if shoe is None:
+            raise Http404(f"There is no shoe with ID {object_id!r}.")
+        if not self.has_view_permission(request, shoe):
+            raise PermissionDenied
+        return shoe
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The shoe's desk, its replay after the query's ``round`` (the last by default)."""
+        if request.method not in ("GET", "HEAD"):
+            return HttpResponseNotAllowed(["GET", "HEAD"])  # read-only: nothing here is saved
+        shoe = self._desk_shoe(request, object_id)
+        rounds = shoe_desk.shoe_rounds(shoe)
+        error, status = "", 200
+        try:
+            at = shoe_desk.replay_position(request.GET.get("round"), rounds)
+        except shoe_desk.ReplayPositionError as refused:
+            error, status, at = str(refused), 400, shoe_desk.replay_position(None, rounds)
+        context = {
+            **self.admin_site.each_context(request),
+            **shoe_desk.desk_context(shoe, rounds, at),
+            "title": str(shoe),
+            "opts": self.opts,
+            "original": shoe,
+            "replay_error": error,
+            **(extra_context or {}),
+        }
+        return TemplateResponse(request, "admin/tables/shoe/desk.html", context, status=status)
+
+    def replay_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The replay part of the desk after the query's ``round``, for htmx to swap in."""
+        shoe = self._desk_shoe(request, object_id)
+        rounds = shoe_desk.shoe_rounds(shoe)
+        try:
+            at = shoe_desk.replay_position(request.GET.get("round"), rounds)
+        except shoe_desk.ReplayPositionError as refused:
+            return HttpResponseBadRequest(str(refused), content_type="text/plain; charset=utf-8")
+        context = {"shoe": shoe, "opts": self.opts, "replay": shoe_desk.replay_context(rounds, at)}
+        return TemplateResponse(request, "admin/tables/shoe/_replay.html", context)
 
 
 class VoidForm(forms.Form):

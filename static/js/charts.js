@@ -45,5 +45,6 @@
   window.addEventListener("load", drawCharts);
   document.addEventListener("htmx:wsAfterMessage", drawCharts);
   document.addEventListener("themechange", drawCharts);
+  document.addEventListener("charts:swapped", drawCharts);  // a part with charts swapped in (static/js/shoe_desk.js)
   phone.addEventListener("change", drawCharts);  // a tablet turned, a window resized
 })();

@@ -1,0 +1,211 @@
+"""The reviewer's desk for one shoe (its admin page): the shoe's reviewer statistics,
+the cards dealt against what the shoe holds, its rounds, and a replay of the table page
+as it stood after any of its rounds.
+
+Every round of the shoe is read once; the replay's roads and stats are built from the
+first ``k`` of them, as :func:`roads.selectors.roads_after` builds them (voided rounds
+left out), without a query per step.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+from django.conf import settings
+
+from roads import svg
+from roads.selectors import ShoeRoads, roads_of
+
+from . import charts
+from .game.cards import RANKS, Card, Suit, unpack_cards
+from .game.odds import Composition
+from .game.outcome import Winner
+from .game.review import Frequencies, ReviewRound, expected_rates, frequencies
+from .game.stats import StatRound, shoe_stats
+from .models import Round, Shoe
+
+# The replay draws each road whole, as the table page does (its columns only size a
+# lobby card's).
+REPLAY_ROADS = {"bead_plate": 14, "big_road": 30, "big_eye_road": 30, "small_road": 30, "cockroach_road": 30}
+
+
+class ReplayPositionError(ValueError):
+    """A replay position that names no round of the shoe."""
+
+
+def shoe_rounds(shoe: Shoe) -> list[Round]:
+    """Every round of the shoe, oldest first, voided ones included (they are listed and
+    replayed as voided, and left out of roads and statistics)."""
+    return list(shoe.rounds.select_related("voided_by").order_by("number"))
+
+
+def replay_position(text: str | None, rounds: list[Round]) -> int:
+    """The round a replay stands after: ``text`` (a query's ``round``) or, without one,
+    the shoe's last. Refused with a clear message when it names no round of the shoe."""
+    last = rounds[-1].number if rounds else 0
+    if text is None or text == "":
+        return last
+    if not text.isdigit():
+        raise ReplayPositionError(f"round {text!r} is not a round number: expected a whole number from 1 to {last}")
+    number = int(text)
+    if not any(r.number == number for r in rounds):
+        span = f"from 1 to {last}" if last else "none yet"
+        raise ReplayPositionError(f"the shoe has no round {number}: its rounds are {span}")
+    return number
+
+
+@dataclass(frozen=True)
+class Step:
+    """A replay's step button: where it goes, or ``None`` where it cannot."""
+
+    label: str
+    number: int | None
+    key: str  # what a test or the keyboard finds it by: first, previous, next, last
+
+
+def replay_context(rounds: list[Round], at: int) -> dict[str, Any]:
+    """The table page as it stood after round ``at``: roads (with that round's marks
+    outlined), game stats and the round itself, with the steps around it."""
+    road_data = roads_of([r for r in rounds if r.number <= at])
+    marked = road_data.index_of(at)
+    numbers = [r.number for r in rounds]
+    here = numbers.index(at) if at in numbers else -1
+    first, last = (numbers[0], numbers[-1]) if numbers else (None, None)
+    previous = numbers[here - 1] if here > 0 else None
+    following = numbers[here + 1] if 0 <= here < len(numbers) - 1 else None
+    return {
+        "at": at,
+        "total": len(rounds),
+        "first": first,
+        "last": last,
+        "round": rounds[here] if here >= 0 else None,
+        "boards": svg.boards(road_data.roads, REPLAY_ROADS, whole=True, marked=marked),
+        "steps": [
+            Step("« First", first if at != first else None, "first"),
+            Step("‹ Previous", previous, "previous"),
+            Step("Next ›", following, "next"),
+            Step("Last »", last if at != last else None, "last"),
+        ],
+        **stats_context(road_data),
+    }
+
+
+def stats_context(road_data: ShoeRoads) -> dict[str, Any]:
+    """What the table page's stats partial (``tables/_stats.html``) shows of these roads'
+    rounds, as the table page builds it."""
+    stats = shoe_stats(
+        StatRound(Winner(r.winner), r.banker_pair, r.player_pair, r.player_natural or r.banker_natural)
+        for r in road_data.rounds
+    )
+    return {"stats": stats, "charts": {"shares": charts.shares_figure(stats), "running": charts.running_figure(stats)}}
+
+
+@lru_cache(maxsize=8)
+def _rates(decks: int) -> dict[str, float]:
+    """Exact full-shoe chances: computing them walks every hand, so once per deck count."""
+    return expected_rates(Composition.full(decks))
+
+
+@dataclass(frozen=True)
+class ShoeReview:
+    """The review page's statistics for one shoe: observed against exact expectation,
+    each with its chi-square test, and the flag under the review threshold."""
+
+    frequencies: Frequencies
+    threshold: float
+
+    @property
+    def flagged(self) -> bool:
+        lowest = self.frequencies.lowest_p
+        return lowest is not None and lowest < self.threshold
+
+
+def shoe_review(shoe: Shoe, rounds: list[Round], threshold: float | None = None) -> ShoeReview:
+    """As the review page tests a shoe (:func:`tables.review.report`): its played rounds
+    against a full shoe of its decks, flagged when a p-value falls under the threshold."""
+    played = [
+        ReviewRound(Winner(r.winner), r.player_pair, r.banker_pair, r.player_natural or r.banker_natural)
+        for r in rounds
+        if not r.voided
+    ]
+    return ShoeReview(
+        frequencies(played, _rates(shoe.decks)), settings.REVIEW_P_THRESHOLD if threshold is None else threshold
+    )
+
+
+@dataclass(frozen=True)
+class CardCount:
+    """One card (or a rank's total): how many were dealt, and how many the shoe holds."""
+
+    dealt: int
+    held: int
+
+    @property
+    def over(self) -> bool:
+        """More dealt than the shoe holds: a misread card or a wrong shoe."""
+        return self.dealt > self.held
+
+
+@dataclass(frozen=True)
+class RankRow:
+    label: str
+    cells: tuple[CardCount, ...]  # in SUITS order
+    total: CardCount
+
+
+SUITS = (Suit.SPADES, Suit.HEARTS, Suit.DIAMONDS, Suit.CLUBS)
+
+
+@dataclass(frozen=True)
+class CardsDealt:
+    """Every card dealt from the shoe (voided rounds included: their cards left the
+    shoe too) against the shoe's composition, by rank and suit."""
+
+    rows: tuple[RankRow, ...]
+    suits: tuple[CardCount, ...]
+    total: CardCount
+
+    @property
+    def left(self) -> int:
+        return max(0, self.total.held - self.total.dealt)
+
+    @property
+    def suit_symbols(self) -> list[str]:
+        return [s.symbol for s in SUITS]
+
+    @property
+    def over(self) -> list[str]:
+        """The cards dealt more often than the shoe holds them, e.g. ``["A♥"]``."""
+        return [
+            Card(rank, suit).label
+            for rank, row in zip(RANKS, self.rows, strict=True)
+            for suit, cell in zip(SUITS, row.cells, strict=True)
+            if cell.over
+        ]
+
+
+def cards_dealt(shoe: Shoe) -> CardsDealt:
+    counts = Counter(unpack_cards(shoe.dealt))
+    decks = shoe.decks
+    rows = []
+    for rank in RANKS:
+        cells = tuple(CardCount(counts[Card(rank, suit)], decks) for suit in SUITS)
+        label = Card(rank, Suit.SPADES).label[:-1]
+        rows.append(RankRow(label, cells, CardCount(sum(c.dealt for c in cells), 4 * decks)))
+    suits = tuple(CardCount(sum(counts[Card(rank, suit)] for rank in RANKS), len(RANKS) * decks) for suit in SUITS)
+    return CardsDealt(tuple(rows), suits, CardCount(sum(counts.values()), 52 * decks))
+
+
+def desk_context(shoe: Shoe, rounds: list[Round], at: int) -> dict[str, Any]:
+    """Everything the shoe's admin page shows, its replay standing after round ``at``."""
+    return {
+        "shoe": shoe,
+        "rounds": rounds,
+        "voided": sum(1 for r in rounds if r.voided),
+        "review": shoe_review(shoe, rounds),
+        "cards": cards_dealt(shoe),
+        "replay": replay_context(rounds, at),
+    }
