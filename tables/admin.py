@@ -19,6 +19,7 @@ from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from roads import svg
@@ -114,7 +115,7 @@ def round_desk_context(round_: Round) -> dict[str, Any]:
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
     # Fits 1440 px: the cards and side results in one column each, not one per flag.
-    list_display = ["round_id", "table", "shoe_number", "number", "hands", "winner", "sides", "created_at", "state"]
+    list_display = ["round_id", "table", "shoe_round", "hands", "result", "when", "state"]
     list_display_links = ["round_id"]
     list_filter = [
         ("shoe__table", admin.RelatedOnlyFieldListFilter),
@@ -137,28 +138,32 @@ class RoundAdmin(admin.ModelAdmin):
     def table(self, obj: Round) -> str:
         return str(obj.shoe.table)
 
-    @admin.display(ordering="shoe__number", description="shoe")
-    def shoe_number(self, obj: Round) -> int:
-        return obj.shoe.number
+    @admin.display(ordering="shoe__number", description="shoe · round")
+    def shoe_round(self, obj: Round) -> str:
+        return f"{obj.shoe.number} · {obj.number}"
+
+    @admin.display(ordering="created_at", description="time")
+    def when(self, obj: Round) -> str:
+        return f"{timezone.localtime(obj.created_at):%Y-%m-%d %H:%M:%S}"  # one short line, sortable by eye
 
     @admin.display(description="player · banker")
     def hands(self, obj: Round) -> str:
         return format_html(
-            "{} <b>{}</b> · {} <b>{}</b>",
+            '<span class="desk-nowrap">{} <b>{}</b></span> · <span class="desk-nowrap">{} <b>{}</b></span>',
             _cards(obj.player_hand),
             obj.player_score,
             _cards(obj.banker_hand),
             obj.banker_score,
         )
 
-    @admin.display(description="side results")
-    def sides(self, obj: Round) -> str:
-        names = [
+    @admin.display(description="result", ordering="winner")
+    def result(self, obj: Round) -> str:
+        sides = [
             ("P pair", obj.player_pair),
             ("B pair", obj.banker_pair),
             ("natural", obj.player_natural or obj.banker_natural),
         ]
-        return ", ".join(name for name, on in names if on) or "—"
+        return ", ".join([Winner(obj.winner).label, *(name for name, on in sides if on)])
 
     @admin.display(description="state", ordering="voided")
     def state(self, obj: Round) -> str:
