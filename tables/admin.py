@@ -1,7 +1,13 @@
-"""Admin review of tables, shoes and rounds (staff only)."""
+"""Admin review of tables, shoes and rounds (staff only): the reviewer's desk.
+
+A round's page is read-only (nothing on a round is edited: it is voided, with a reason,
+and every void is an append-only audit event). Voiding takes the ``void_round``
+permission, which the "reviewer" group holds (migration 0005).
+"""
 
 from __future__ import annotations
 
+from fractions import Fraction
 from typing import Any
 
 from django import forms
@@ -10,13 +16,30 @@ from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
-from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBadRequest, HttpResponseNotAllowed
+from django.http import (
+    Http404,
+    HttpRequest,
+    HttpResponse,
+    HttpResponseBadRequest,
+    HttpResponseNotAllowed,
+    HttpResponseRedirect,
+)
+from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
-from django.urls import URLPattern, path
+from django.urls import URLPattern, path, reverse
+from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from . import services, shoe_desk
-from .models import Round, Shoe, Table
+from roads import svg
+from roads.selectors import roads_after
+
+from . import selectors, services, shoe_desk
+from .fragments import TABLE_ROADS
+from .game.bets import BetType
+from .game.outcome import Winner
+from .models import Round, RoundAudit, Shoe, Table
+
+VOID_PERMISSION = "tables.void_round"
 
 
 @admin.register(Table)
@@ -87,6 +110,7 @@ class ShoeAdmin(admin.ModelAdmin):
             "opts": self.opts,
             "original": shoe,
             "replay_error": error,
+            "shoe_events": selectors.shoe_audit_events(shoe=shoe),
             **(extra_context or {}),
         }
         return TemplateResponse(request, "admin/tables/shoe/desk.html", context, status=status)
@@ -115,21 +139,52 @@ def _cards(cards: tuple) -> str:
     )
 
 
+def _pays(pays: float | None) -> str:
+    """A bet's net result per unit staked, as a reviewer reads it: "+19:20", "-1", "0"."""
+    if pays is None:
+        return "not open"
+    if pays > 0:
+        ratio = Fraction(pays).limit_denominator(100)
+        return f"+{ratio.numerator}:{ratio.denominator}"
+    return "-1" if pays < 0 else "0"
+
+
+def _odds_rows(odds: dict[str, Any]) -> list[tuple[str, str]]:
+    """(bet, expected return in per cent of the stake) of the odds stored after a round."""
+    returns = odds.get("returns", {})
+    rows = [(bet.label, f"{100 * returns[bet.value]:+.4f}%") for bet in BetType if bet.value in returns]
+    if returns and odds.get("no_commission_banker") is not None:
+        rows.append(("Banker, no commission", f"{100 * odds['no_commission_banker']:+.4f}%"))
+    return rows
+
+
+def round_desk_context(round_: Round) -> dict[str, Any]:
+    """What the round's page shows: its hands, every bet, the odds after it, the shoe's
+    roads as they stood after it with this round marked, its neighbours and its history."""
+    shoe = round_.shoe
+    road_data = roads_after(shoe=shoe, number=round_.number)
+    marked = road_data.index_of(round_.number)
+    bets = round_.bets or {}
+    return {
+        "round": round_,
+        "shoe": shoe,
+        "table": shoe.table,
+        "winner": Winner(round_.winner),
+        "bets": [(bet.label, bets[b]["result"], _pays(bets[b]["pays"])) for bet in BetType if (b := bet.value) in bets],
+        "odds": round_.odds,
+        "odds_rows": _odds_rows(round_.odds or {}),
+        "boards": svg.boards(road_data.roads, TABLE_ROADS, whole=True, marked=marked),
+        "previous": shoe.rounds.filter(number__lt=round_.number).order_by("-number").first(),
+        "next": shoe.rounds.filter(number__gt=round_.number).order_by("number").first(),
+        "events": selectors.round_audit_events(round_=round_),
+    }
+
+
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
-    list_display = [
-        "round_id",
-        "table",
-        "shoe_number",
-        "number",
-        "player",
-        "banker",
-        "winner",
-        "player_pair",
-        "banker_pair",
-        "natural",
-        "voided",
-    ]
+    # Fits 1440 px: the cards and side results in one column each, not one per flag.
+    list_display = ["round_id", "table", "shoe_round", "hands", "result", "when", "state"]
+    list_display_links = ["round_id"]
     list_filter = [
         ("shoe__table", admin.RelatedOnlyFieldListFilter),
         ("shoe", admin.RelatedOnlyFieldListFilter),
@@ -142,36 +197,132 @@ class RoundAdmin(admin.ModelAdmin):
     ]
     search_fields = ["round_id"]
     list_select_related = ["shoe__table"]
+    ordering = ["-created_at", "-pk"]  # newest first: a reviewer looks at what just happened
+    date_hierarchy = "created_at"
     actions = ["void_rounds"]
-    readonly_fields = [f.name for f in Round._meta.fields] + ["player", "banker"]
+    readonly_fields = [f.name for f in Round._meta.fields]
 
     @admin.display(ordering="shoe__table")
     def table(self, obj: Round) -> str:
         return str(obj.shoe.table)
 
-    @admin.display(ordering="shoe__number", description="shoe")
-    def shoe_number(self, obj: Round) -> int:
-        return obj.shoe.number
+    @admin.display(ordering="shoe__number", description="shoe · round")
+    def shoe_round(self, obj: Round) -> str:
+        return f"{obj.shoe.number} · {obj.number}"
 
-    @admin.display(description="player")
-    def player(self, obj: Round) -> str:
-        return format_html("{} <b>{}</b>", _cards(obj.player_hand), obj.player_score)
+    @admin.display(ordering="created_at", description="time")
+    def when(self, obj: Round) -> str:
+        return f"{timezone.localtime(obj.created_at):%Y-%m-%d %H:%M:%S}"  # one short line, sortable by eye
 
-    @admin.display(description="banker")
-    def banker(self, obj: Round) -> str:
-        return format_html("{} <b>{}</b>", _cards(obj.banker_hand), obj.banker_score)
+    @admin.display(description="player · banker")
+    def hands(self, obj: Round) -> str:
+        return format_html(
+            '<span class="desk-nowrap">{} <b>{}</b></span> · <span class="desk-nowrap">{} <b>{}</b></span>',
+            _cards(obj.player_hand),
+            obj.player_score,
+            _cards(obj.banker_hand),
+            obj.banker_score,
+        )
 
-    @admin.display(boolean=True)
-    def natural(self, obj: Round) -> bool:
-        return obj.player_natural or obj.banker_natural
+    @admin.display(description="result", ordering="winner")
+    def result(self, obj: Round) -> str:
+        sides = [
+            ("P pair", obj.player_pair),
+            ("B pair", obj.banker_pair),
+            ("natural", obj.player_natural or obj.banker_natural),
+        ]
+        return ", ".join([Winner(obj.winner).label, *(name for name, on in sides if on)])
+
+    @admin.display(description="state", ordering="voided")
+    def state(self, obj: Round) -> str:
+        return format_html('<strong class="desk-voided">VOIDED</strong>') if obj.voided else "played"
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # rounds are recorded only through the service
 
+    def has_change_permission(self, request: HttpRequest, obj: Round | None = None) -> bool:
+        return False  # nothing on a round is edited: it is voided instead (no SAVE anywhere)
+
     def has_delete_permission(self, request: HttpRequest, obj: Round | None = None) -> bool:
         return False  # kept for audit; void instead
 
-    @admin.action(description="Void the selected rounds…", permissions=["change"])
+    def has_void_permission(self, request: HttpRequest, obj: Round | None = None) -> bool:
+        return request.user.has_perm(VOID_PERMISSION)
+
+    def get_urls(self) -> list[Any]:
+        view = self.admin_site.admin_view
+        return [
+            path("lookup/", view(self.lookup_view), name="tables_round_lookup"),
+            path("<path:object_id>/void/", view(self.void_view), name="tables_round_void"),
+            *super().get_urls(),
+        ]
+
+    def lookup_view(self, request: HttpRequest) -> HttpResponse:
+        """The Transaction ID box on the admin index: straight to the round's page."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        wanted = request.GET.get("round_id", "").strip().upper()
+        round_ = Round.objects.filter(round_id=wanted).first() if wanted else None
+        if round_ is None:
+            shown = wanted or "(empty)"
+            self.message_user(request, f"No round has the Transaction ID {shown}.", messages.ERROR)
+            return HttpResponseRedirect(reverse("admin:index"))
+        return HttpResponseRedirect(reverse("admin:tables_round_change", args=[round_.pk]))
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """The round's page: read-only, everything a reviewer answering a dispute needs."""
+        round_ = get_object_or_404(Round.objects.select_related("shoe__table", "voided_by"), pk=object_id)
+        if not self.has_view_permission(request, round_):
+            raise PermissionDenied
+        context = {
+            **self.admin_site.each_context(request),
+            **round_desk_context(round_),
+            "title": f"Round {round_.round_id}",
+            "opts": self.opts,
+            "can_void": self.has_void_permission(request, round_) and not round_.voided,
+            **(extra_context or {}),
+        }
+        return TemplateResponse(request, "admin/tables/round/desk.html", context)
+
+    def void_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The "Void round" button's page: asks a reason (required), and voids on confirming."""
+        round_ = get_object_or_404(Round.objects.select_related("shoe__table"), pk=object_id)
+        if not self.has_void_permission(request, round_):
+            raise PermissionDenied
+        page = reverse("admin:tables_round_change", args=[round_.pk])
+        form = VoidForm(request.POST if request.method == "POST" else None)
+        if round_.voided:
+            self.message_user(request, f"Round {round_.round_id} is already voided.", messages.WARNING)
+            return HttpResponseRedirect(page)
+        if form.is_valid():
+            try:
+                services.round_void(round_=round_, reason=form.cleaned_data["reason"], user=request.user)
+            except services.RoundAlreadyVoidedError as error:  # voided by someone else meanwhile
+                self.message_user(request, str(error), messages.WARNING)
+                return HttpResponseRedirect(page)
+            self.log_change(request, round_, f"Voided: {form.cleaned_data['reason']}")
+            self.message_user(request, f"Round {round_.round_id} is voided.", messages.SUCCESS)
+            return HttpResponseRedirect(page)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Void round {round_.round_id}?",
+            "round": round_,
+            "form": form,
+            "opts": self.opts,
+        }
+        return TemplateResponse(request, "admin/tables/round/void_round.html", context)
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # Without the permission the action is not offered; one posted anyway is refused
+        # outright (403), not quietly ignored.
+        voiding = request.method == "POST" and request.POST.get("action") == "void_rounds"
+        if voiding and not self.has_void_permission(request):
+            raise PermissionDenied
+        return super().changelist_view(request, extra_context)
+
+    @admin.action(description="Void the selected rounds…", permissions=["void"])
     def void_rounds(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
         form = VoidForm(request.POST if "apply" in request.POST else None)
         if form.is_valid():
@@ -195,3 +346,29 @@ class RoundAdmin(admin.ModelAdmin):
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "admin/tables/round/void.html", context)
+
+
+@admin.register(RoundAudit)
+class RoundAuditAdmin(admin.ModelAdmin):
+    """The audit trail, to read: admin can neither add, change nor delete an event."""
+
+    list_display = ["at", "action", "round_link", "username", "reason"]
+    list_filter = ["action"]
+    search_fields = ["round__round_id", "username", "reason"]
+    list_select_related = ["round__shoe__table"]
+    readonly_fields = ["round", "action", "username", "at", "reason"]
+    exclude = ["user"]
+
+    @admin.display(description="round", ordering="round__round_id")
+    def round_link(self, obj: RoundAudit) -> str:
+        url = reverse("admin:tables_round_change", args=[obj.round_id])
+        return format_html('<a href="{}">{}</a>', url, obj.round.round_id)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: RoundAudit | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: RoundAudit | None = None) -> bool:
+        return False

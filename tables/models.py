@@ -139,6 +139,7 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["shoe", "number"], name="round_number_unique_per_shoe"),
         ]
+        permissions = [("void_round", "Can void a round")]
 
     def __str__(self) -> str:
         return f"{self.round_id} ({self.shoe} · round {self.number})"
@@ -157,3 +158,38 @@ class Round(models.Model):
     @property
     def perfect_pair(self) -> bool:
         return self.player_perfect_pair or self.banker_perfect_pair
+
+
+class AppendOnlyError(Exception):
+    """An audit event was to be changed or deleted: the trail is append-only."""
+
+
+class RoundAudit(models.Model):
+    """One thing a reviewer did to a round (today: voided it), kept for good: who, when,
+    what, why. Written only by the services; never changed or deleted, so a dispute about
+    a round ("indicate the round ID") can be answered from its whole history."""
+
+    class Action(models.TextChoices):
+        VOID = "void", "Voided"
+
+    round = models.ForeignKey(Round, on_delete=models.PROTECT, related_name="audit_events")
+    action = models.CharField(max_length=16, choices=Action.choices)
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.PROTECT, related_name="+")
+    username = models.CharField(max_length=150, help_text="Who, as named when it happened.")
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    reason = models.TextField()
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = "round audit event"
+
+    def __str__(self) -> str:
+        return f"{self.get_action_display()} {self.round.round_id} by {self.username} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if self.pk is not None:
+            raise AppendOnlyError("an audit event is never changed")
+        super().save(*args, **kwargs)  # type: ignore[arg-type]
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("an audit event is never deleted")

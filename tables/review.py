@@ -34,7 +34,7 @@ from .game.review import (
     frequencies,
     streak_lengths,
 )
-from .models import Round, Shoe, Table
+from .models import Round, RoundAudit, Shoe, Table
 from .selectors import round_to_data
 
 LONGEST_STREAK = 8  # streak lengths shown one by one; the last bucket is "8 or more"
@@ -187,8 +187,18 @@ def report_kept(selection: Selection) -> dict[str, Any] | None:
 EXPORT_FIELDS = [
     "id", "table", "shoe", "number", "created_at", "dealer", "player_cards", "banker_cards",
     "player_score", "banker_score", "winner", "player_pair", "banker_pair", "perfect_pair",
-    "player_natural", "banker_natural", "voided", "void_reason", "bets",
+    "player_natural", "banker_natural", "voided", "void_reason", "voided_by", "voided_at", "audit", "bets",
 ]  # fmt: skip
+
+
+def audit_to_data(event: RoundAudit) -> dict[str, Any]:
+    """An audit event as the exports give it: what, who, when, why."""
+    return {"action": event.action, "by": event.username, "at": event.at.isoformat(), "reason": event.reason}
+
+
+def _export_rounds(selection: Selection) -> Iterator[Round]:
+    """The selection's rounds with their audit events (prefetched a chunk at a time)."""
+    return selection.rounds().prefetch_related("audit_events").iterator(chunk_size=2000)
 
 
 def export_row(r: Round) -> dict[str, Any]:
@@ -205,6 +215,9 @@ def export_row(r: Round) -> dict[str, Any]:
         "perfect_pair": r.perfect_pair,
         "player_natural": r.player_natural,
         "banker_natural": r.banker_natural,
+        "voided_by": r.voided_by.get_username() if r.voided_by else None,
+        "voided_at": r.voided_at.isoformat() if r.voided_at else None,
+        "audit": [audit_to_data(event) for event in r.audit_events.all()],
         "bets": data["bets"],
     }
 
@@ -228,10 +241,11 @@ def export_csv_lines(selection: Selection) -> Iterator[str]:
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
     writer.writeheader()
-    for r in selection.rounds().iterator(chunk_size=2000):
+    for r in _export_rounds(selection):
         row = export_row(r)
         row["player_cards"] = " ".join(row["player_cards"])
         row["banker_cards"] = " ".join(row["banker_cards"])
+        row["audit"] = " | ".join(f"{e['at']} {e['action']} by {e['by']}: {e['reason']}" for e in row["audit"])
         row["bets"] = " ".join(f"{bet}={v['result']}:{v['pays']}" for bet, v in row["bets"].items())
         writer.writerow({field: csv_cell(value) for field, value in row.items()})
         yield buffer.getvalue()
@@ -243,6 +257,6 @@ def export_csv_lines(selection: Selection) -> Iterator[str]:
 def export_json_chunks(selection: Selection) -> Iterator[str]:
     """A JSON array of rounds, streamed one round at a time."""
     yield "["
-    for i, r in enumerate(selection.rounds().iterator(chunk_size=2000)):
+    for i, r in enumerate(_export_rounds(selection)):
         yield ("," if i else "") + json.dumps(export_row(r))
     yield "]"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
@@ -11,8 +12,10 @@ from roads.entries import RoadRound
 from roads.selectors import ShoeRoads
 
 from .game.bets import BetType
+from .game.odds import Composition
 from .game.outcome import Winner
-from .models import Round, Shoe, Table
+from .game.review import ReviewRound, expected_rates, frequencies
+from .models import Round, RoundAudit, Shoe, Table
 
 
 def table_open_shoe(*, table: Table) -> Shoe | None:
@@ -150,3 +153,41 @@ def lobby_sources() -> list[tuple[Table, Shoe | None, list[LobbyRound]]]:
     shoes: dict[int, Shoe | None] = {table.pk: table.open_shoes[0] if table.open_shoes else None for table in tables}
     rounds = _lobby_rounds([shoe.pk for shoe in shoes.values() if shoe])
     return [(t, shoe, rounds[shoe.pk] if shoe else []) for t in tables for shoe in [shoes[t.pk]]]
+
+
+def round_audit_events(*, round_: Round) -> QuerySet[RoundAudit]:
+    """What reviewers did to a round, newest first."""
+    return RoundAudit.objects.filter(round=round_).select_related("round__shoe__table")
+
+
+def shoe_audit_events(*, shoe: Shoe) -> QuerySet[RoundAudit]:
+    """What reviewers did to a shoe's rounds, newest first (the shoe's admin page)."""
+    return RoundAudit.objects.filter(round__shoe=shoe).select_related("round__shoe__table")
+
+
+def recent_audit_events(*, limit: int = 10) -> list[RoundAudit]:
+    """The latest audit events of every table (the admin index, at a glance)."""
+    return list(RoundAudit.objects.select_related("round__shoe__table")[:limit])
+
+
+@lru_cache(maxsize=8)
+def _expected_rates(decks: int) -> dict[str, float]:
+    return expected_rates(Composition.full(decks))
+
+
+def recent_flagged_shoes(*, threshold: float, shoes: int = 50) -> list[tuple[Shoe, float]]:
+    """The latest ``shoes`` shoes whose lowest chi-square p-value falls under
+    ``threshold``, with that p-value: the review page's flag, for the admin index at a
+    glance (two queries; voided rounds left out, as in the review)."""
+    recent = list(Shoe.objects.select_related("table").order_by("-started_at", "-pk")[:shoes])
+    rows: dict[int, list[ReviewRound]] = {shoe.pk: [] for shoe in recent}
+    fields = ("shoe_id", "winner", "player_pair", "banker_pair", "player_natural", "banker_natural")
+    played = Round.objects.filter(shoe_id__in=rows, voided=False).order_by("shoe_id", "number").values_list(*fields)
+    for shoe_id, winner, player_pair, banker_pair, player_natural, banker_natural in played:
+        rows[shoe_id].append(ReviewRound(Winner(winner), player_pair, banker_pair, player_natural or banker_natural))
+    flagged = []
+    for shoe in recent:
+        lowest = frequencies(rows[shoe.pk], _expected_rates(shoe.decks)).lowest_p if rows[shoe.pk] else None
+        if lowest is not None and lowest < threshold:
+            flagged.append((shoe, lowest))
+    return flagged

@@ -21,7 +21,7 @@ from .game.odds import Composition, CompositionError, ShoeOdds, shoe_odds
 from .game.outcome import RoundOutcome
 from .game.validation import check_name, check_shoe_counts, validate_round
 from .live.jobs import enqueue
-from .models import Round, Shoe, Table, token_digest
+from .models import Round, RoundAudit, Shoe, Table, token_digest
 
 ODDS_QUEUED_SECONDS = 60  # a queued odds task is taken as lost after this
 
@@ -202,7 +202,8 @@ class RoundAlreadyVoidedError(Exception):
 
 def round_void(*, round_: Round, reason: str, user: object) -> Round:
     """Void a round ("Malfunction voids all pays and plays"): kept for audit, left out
-    of roads and statistics."""
+    of roads and statistics. Writes the append-only audit event (who, when, what, why)
+    in the same transaction, so a void never happens without its record."""
     reason = reason.strip()
     if not reason:
         raise ValueError("a reason is required to void a round")
@@ -215,6 +216,14 @@ def round_void(*, round_: Round, reason: str, user: object) -> Round:
         locked.voided_by = user  # type: ignore[assignment]
         locked.voided_at = timezone.now()
         locked.save(update_fields=["voided", "void_reason", "voided_by", "voided_at"])
+        RoundAudit.objects.create(
+            round=locked,
+            action=RoundAudit.Action.VOID,
+            user=user,
+            username=getattr(user, "username", "") or "",
+            at=locked.voided_at,
+            reason=reason,
+        )
         table = locked.shoe.table
         transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
     return locked

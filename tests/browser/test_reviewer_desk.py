@@ -1,0 +1,124 @@
+"""Seen in a real browser: the reviewer's desk in admin. A reviewer opens a round from
+the Transaction ID box, sees its cards, bets and roads, voids it with a reason and sees
+the audit event on the round and its shoe; the round leaves the open table page's roads live; staff without the
+void permission are refused and nothing changes."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.road_marks import marks
+
+from .conftest import SIZES, LiveServer, screenshot, sized_page
+
+PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
+USERS = (
+    "from django.contrib.auth.models import Group, Permission, User; "
+    "rita = User.objects.create_user('rita', password='pw-rita-1', is_staff=True); "
+    "rita.groups.add(Group.objects.get(name='reviewer')); "
+    "victor = User.objects.create_user('victor', password='pw-victor-1', is_staff=True); "
+    "victor.user_permissions.add(*Permission.objects.filter(codename__in=['view_round', 'view_shoe']))"
+)
+
+
+@pytest.fixture(scope="module")
+def desk(server: LiveServer) -> LiveServer:
+    """The server with a reviewer (rita) and a staff member who may only look (victor)."""
+    server.manage("shell", "-c", USERS)
+    return server
+
+
+def log_in(page: Any, server: LiveServer, username: str, password: str) -> None:
+    page.goto(server.url + "/admin/login/?next=/admin/")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("input[type=submit]")
+    page.wait_for_selector("#site-name")
+
+
+def bead_marks(page: Any, kind: str) -> list[tuple[int, int]]:
+    return marks(page.locator("#road-bead_plate").inner_html(), kind)
+
+
+def test_a_reviewer_finds_a_round_by_its_id_and_voids_it_live(desk: LiveServer, browser: Any, page: Any) -> None:
+    desk.table("desk-1", "Desk 1")
+    desk.post("desk-1", "shoes")
+    desk.post("desk-1", "rounds", PLAYER_WIN)
+    disputed = desk.post("desk-1", "rounds", BANKER_NATURAL)["round"]
+    desk.post("desk-1", "rounds", PLAYER_WIN)
+
+    table = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
+    table.goto(desk.url + "/tables/desk-1/")
+    table.wait_for_selector("#connection.connection-live")
+    assert bead_marks(table, "bead-B") == [(0, 1)]
+
+    log_in(page, desk, "rita", "pw-rita-1")
+    page.fill("#round-lookup", disputed["id"])
+    page.click(".desk-lookup button")
+    page.wait_for_selector("#round-desk")
+    assert disputed["id"] in page.locator(".desk-facts").inner_text()
+    assert page.locator(".desk-hands .card").count() == 4  # 2H 3D, 9S KH
+    assert page.locator(".desk-bets tbody tr").count() == 14
+    assert page.locator("svg.road-bead_plate rect.marked").count() == 1
+    page.click(".desk-void-button")
+    page.fill("textarea[name=reason]", "card misread by the shoe reader")
+    page.click(".desk-void-form input[type=submit]")
+    page.wait_for_selector(".desk-audit-event")
+    assert "card misread by the shoe reader" in page.locator("#round-audit").inner_text()
+    assert "rita" in page.locator("#round-audit").inner_text()
+    page.click(".desk-facts a:text('Shoe 1')")  # the void is on its shoe's page too
+    page.wait_for_selector(".shoe-desk .desk-audit-event")
+    shoe_events = page.locator(".shoe-desk .desk-audit").inner_text()
+    assert disputed["id"] in shoe_events and "card misread by the shoe reader" in shoe_events
+    screenshot(page, "desk-shoe-with-void")
+
+    table.wait_for_selector("#history tr.voided", timeout=3000)  # the same push swaps the roads
+    assert bead_marks(table, "bead-P") == [(0, 0), (0, 1)]  # the voided Banker win left the roads
+    table.context.close()
+
+    page.goto(desk.url + "/admin/")
+    assert disputed["id"] in page.locator("#recent-voids").inner_text()
+
+
+def test_staff_without_the_void_permission_get_403_and_nothing_changes(desk: LiveServer, page: Any) -> None:
+    desk.table("desk-2", "Desk 2")
+    desk.post("desk-2", "shoes")
+    round_ = desk.post("desk-2", "rounds", PLAYER_WIN)["round"]
+    log_in(page, desk, "victor", "pw-victor-1")
+    page.goto(desk.url + "/admin/tables/round/lookup/?round_id=" + round_["id"])
+    page.wait_for_selector("#round-desk")
+    assert page.locator(".desk-void-button").count() == 0
+    void_url = page.url.replace("/change/", "/void/")
+    assert page.goto(void_url).status == 403
+    refused = page.request.post(void_url, form={"reason": "misread"}, fail_on_status_code=False)
+    assert refused.status == 403
+    page.goto(desk.url + "/admin/tables/round/lookup/?round_id=" + round_["id"])
+    assert page.locator(".desk-void-note").count() == 0  # not voided
+
+
+def test_screenshots_of_the_desk(desk: LiveServer, browser: Any) -> None:
+    desk.table("desk-3", "Desk 3")
+    desk.post("desk-3", "shoes")
+    hands = [PLAYER_WIN, BANKER_NATURAL] * 4  # 2H eight times: all the shoe has
+    ids = [desk.post("desk-3", "rounds", hand)["round"]["id"] for hand in hands]
+    widths = {}
+    for size in ("desktop", "phone-390"):
+        with sized_page(browser, size) as page:
+            log_in(page, desk, "rita", "pw-rita-1")
+            screenshot(page, f"desk-admin-index-{size}")
+            page.goto(desk.url + "/admin/tables/round/lookup/?round_id=" + ids[5])
+            page.wait_for_selector("#round-desk")
+            screenshot(page, f"desk-round-{size}")
+            widths[f"round@{size}"] = page.evaluate("document.documentElement.scrollWidth")
+            page.goto(desk.url + "/admin/tables/round/")
+            screenshot(page, f"desk-rounds-{size}")
+            widths[f"rounds@{size}"] = page.evaluate("document.querySelector('#result_list').scrollWidth")
+            widths[f"rounds-box@{size}"] = page.evaluate("document.querySelector('.results').clientWidth")
+    for name, width in widths.items():
+        size = name.split("@")[1]
+        if name.startswith("round@"):  # the list may scroll in its own box on a phone
+            assert width <= SIZES[size][0], f"{name} is {width} px wide"
+    assert widths["rounds@desktop"] <= widths["rounds-box@desktop"]  # every column of the list in view at 1440 px
