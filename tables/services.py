@@ -219,7 +219,7 @@ def round_void(*, round_: Round, reason: str, user: object) -> Round:
         RoundAudit.objects.create(
             round=locked,
             action=RoundAudit.Action.VOID,
-            user=user,
+            user=locked.voided_by,
             username=getattr(user, "username", "") or "",
             at=locked.voided_at,
             reason=reason,
