@@ -69,7 +69,7 @@ def table_context(
         "road_cell": svg.CELL,
         "good_roads": road_data.roads.good_roads(),
         "version": selectors.table_version(shoe) if version is None else version,
-        **_stats_context(road_data),
+        **stats_context(road_data),
         "odds": odds.odds_context(table, shoe, rounds),
         "limits": selectors.table_limits(table),
     }
@@ -79,7 +79,7 @@ def _boards(road_data: ShoeRoads) -> dict[str, svg.Board]:
     return svg.boards(road_data.roads, TABLE_ROADS)
 
 
-def _stats_context(road_data: ShoeRoads) -> dict[str, Any]:
+def stats_context(road_data: ShoeRoads) -> dict[str, Any]:
     stats = shoe_stats(
         StatRound(Winner(r.winner), r.banker_pair, r.player_pair, r.player_natural or r.banker_natural)
         for r in road_data.rounds
@@ -217,7 +217,7 @@ def _delta_context(table: Table, shoe: Shoe | None, version: str, since: str, ba
         "road_changes": changes,
         "good_roads": good_roads,
         "good_roads_changed": good_roads != good_roads_before,
-        **_stats_context(road_data),
+        **stats_context(road_data),
         "odds": {"pending": _odds_pending(version)},
         "limits": selectors.table_limits(table),
     }

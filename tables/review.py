@@ -12,7 +12,6 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
-from functools import lru_cache
 from typing import Any
 
 from django import forms
@@ -23,15 +22,14 @@ from django.utils import timezone
 
 from . import charts
 from .game.bets import BetType
-from .game.odds import Composition
 from .game.outcome import Winner
 from .game.review import (
     Frequencies,
     ReviewRound,
-    expected_rates,
     expected_streaks,
     flat_bet_curve,
     frequencies,
+    full_shoe_rates,
     streak_lengths,
 )
 from .models import Round, RoundAudit, Shoe, Table
@@ -88,11 +86,6 @@ class Selection:
         return rounds.order_by("shoe__table__slug", "shoe__number", "number")
 
 
-@lru_cache(maxsize=8)
-def _rates(decks: int) -> dict[str, float]:
-    return expected_rates(Composition.full(decks))
-
-
 def _review_round(r: Round) -> ReviewRound:
     return ReviewRound(Winner(r.winner), r.player_pair, r.banker_pair, r.player_natural or r.banker_natural)
 
@@ -114,11 +107,11 @@ def report(selection: Selection) -> dict[str, Any]:
     shoes = []
     for shoe_rounds in by_shoe.values():
         shoe = shoe_rounds[0].shoe
-        result = frequencies([_review_round(r) for r in shoe_rounds], _rates(shoe.decks))
+        result = frequencies([_review_round(r) for r in shoe_rounds], full_shoe_rates(shoe.decks))
         lowest = result.lowest_p
         shoes.append(ShoeReport(shoe, result, lowest is not None and lowest < selection.threshold))
     decks = {r.shoe.decks for r in rounds} or {8}
-    rates = _rates(decks.pop() if len(decks) == 1 else 8)
+    rates = full_shoe_rates(decks.pop() if len(decks) == 1 else 8)
     overall = frequencies([_review_round(r) for r in rounds], rates)
     streaks = [n for shoe_rounds in by_shoe.values() for n in streak_lengths(Winner(r.winner) for r in shoe_rounds)]
     return {

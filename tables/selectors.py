@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
 from typing import Any
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
@@ -12,9 +11,8 @@ from roads.entries import RoadRound
 from roads.selectors import ShoeRoads
 
 from .game.bets import BetType
-from .game.odds import Composition
 from .game.outcome import Winner
-from .game.review import ReviewRound, expected_rates, frequencies
+from .game.review import ReviewRound, frequencies, full_shoe_rates
 from .models import Round, RoundAudit, Shoe, Table
 
 
@@ -170,11 +168,6 @@ def recent_audit_events(*, limit: int = 10) -> list[RoundAudit]:
     return list(RoundAudit.objects.select_related("round__shoe__table")[:limit])
 
 
-@lru_cache(maxsize=8)
-def _expected_rates(decks: int) -> dict[str, float]:
-    return expected_rates(Composition.full(decks))
-
-
 def recent_flagged_shoes(*, threshold: float, shoes: int = 50) -> list[tuple[Shoe, float]]:
     """The latest ``shoes`` shoes whose lowest chi-square p-value falls under
     ``threshold``, with that p-value: the review page's flag, for the admin index at a
@@ -187,7 +180,7 @@ def recent_flagged_shoes(*, threshold: float, shoes: int = 50) -> list[tuple[Sho
         rows[shoe_id].append(ReviewRound(Winner(winner), player_pair, banker_pair, player_natural or banker_natural))
     flagged = []
     for shoe in recent:
-        lowest = frequencies(rows[shoe.pk], _expected_rates(shoe.decks)).lowest_p if rows[shoe.pk] else None
+        lowest = frequencies(rows[shoe.pk], full_shoe_rates(shoe.decks)).lowest_p if rows[shoe.pk] else None
         if lowest is not None and lowest < threshold:
             flagged.append((shoe, lowest))
     return flagged

@@ -11,20 +11,17 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import lru_cache
 from typing import Any
 
 from django.conf import settings
 
 from roads import svg
-from roads.selectors import ShoeRoads, roads_of
+from roads.selectors import roads_of
 
-from . import charts
+from .fragments import stats_context
 from .game.cards import RANKS, Card, Suit, unpack_cards
-from .game.odds import Composition
 from .game.outcome import Winner
-from .game.review import Frequencies, ReviewRound, expected_rates, frequencies
-from .game.stats import StatRound, shoe_stats
+from .game.review import Frequencies, ReviewRound, frequencies, full_shoe_rates
 from .models import Round, Shoe
 
 # The replay draws each road whole, as the table page does (its columns only size a
@@ -93,22 +90,6 @@ def replay_context(rounds: list[Round], at: int) -> dict[str, Any]:
     }
 
 
-def stats_context(road_data: ShoeRoads) -> dict[str, Any]:
-    """What the table page's stats partial (``tables/_stats.html``) shows of these roads'
-    rounds, as the table page builds it."""
-    stats = shoe_stats(
-        StatRound(Winner(r.winner), r.banker_pair, r.player_pair, r.player_natural or r.banker_natural)
-        for r in road_data.rounds
-    )
-    return {"stats": stats, "charts": {"shares": charts.shares_figure(stats), "running": charts.running_figure(stats)}}
-
-
-@lru_cache(maxsize=8)
-def _rates(decks: int) -> dict[str, float]:
-    """Exact full-shoe chances: computing them walks every hand, so once per deck count."""
-    return expected_rates(Composition.full(decks))
-
-
 @dataclass(frozen=True)
 class ShoeReview:
     """The review page's statistics for one shoe: observed against exact expectation,
@@ -131,9 +112,8 @@ def shoe_review(shoe: Shoe, rounds: list[Round], threshold: float | None = None)
         for r in rounds
         if not r.voided
     ]
-    return ShoeReview(
-        frequencies(played, _rates(shoe.decks)), settings.REVIEW_P_THRESHOLD if threshold is None else threshold
-    )
+    threshold = settings.REVIEW_P_THRESHOLD if threshold is None else threshold
+    return ShoeReview(frequencies(played, full_shoe_rates(shoe.decks)), threshold)
 
 
 @dataclass(frozen=True)

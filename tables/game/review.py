@@ -13,11 +13,19 @@ from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from .odds import Composition, hands_counts
 from .outcome import Winner
 
 EVENTS = ("banker", "player", "tie", "player_pair", "banker_pair", "natural")
+
+
+@lru_cache(maxsize=16)
+def full_shoe_rates(decks: int) -> dict[str, float]:
+    """:func:`expected_rates` of a full shoe of ``decks``: computing them walks every hand,
+    so once per deck count (callers must not change the dict)."""
+    return expected_rates(Composition.full(decks))
 
 
 def expected_rates(composition: Composition | None = None) -> dict[str, float]:
