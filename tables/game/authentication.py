@@ -161,28 +161,39 @@ def dealing_order(outcome: RoundOutcome) -> tuple[tuple[str, Card], ...]:
     return tuple((f"{side}[{i}]", hands[side][i]) for side, i in order if i < len(hands[side]))
 
 
-def plaintext_errors(plaintexts: Sequence[object], outcome: RoundOutcome) -> list[FieldError]:
+@dataclass(frozen=True, slots=True)
+class PlaintextProblem:
+    """A refused plaintext of a round: the error the dealer system gets, and the reason
+    reviewers see, which never names a card (a refused plaintext may be another card's,
+    not yet revealed)."""
+
+    error: FieldError
+    index: int | None  # the plaintext's place in the list; None when the count is wrong
+    reviewer_reason: str
+
+
+def plaintext_errors(plaintexts: Sequence[object], outcome: RoundOutcome) -> list[PlaintextProblem]:
     """What is wrong with a round's plaintexts before their hashes are looked at: one
     per card in dealing order, each well formed and naming the card reported there."""
     order = dealing_order(outcome)
     if len(plaintexts) != len(order):
-        return [
-            FieldError(
-                "plaintexts",
-                f"expected {len(order)} plaintexts, one per card in dealing order (P1, B1, P2, B2, then P3, B3 "
-                f"when drawn), got {len(plaintexts)}",
-            )
-        ]
-    errors = []
+        message = (
+            f"expected {len(order)} plaintexts, one per card in dealing order (P1, B1, P2, B2, then P3, B3 "
+            f"when drawn), got {len(plaintexts)}"
+        )
+        return [PlaintextProblem(FieldError("plaintexts", message), None, message)]
+    problems = []
     for index, (plaintext, (field, card)) in enumerate(zip(plaintexts, order, strict=True)):
         try:
             named = plaintext_card(plaintext)
         except PlaintextError as error:
-            errors.append(FieldError(f"plaintexts[{index}]", str(error)))
+            problems.append(PlaintextProblem(FieldError(f"plaintexts[{index}]", str(error)), index, str(error)))
             continue
         if named != card:
-            errors.append(FieldError(f"plaintexts[{index}]", f"names {named.code} but {field} is {card.code}"))
-    return errors
+            message = f"names {named.code} but {field} is {card.code}"
+            reason = f"does not name the card reported at {field}"
+            problems.append(PlaintextProblem(FieldError(f"plaintexts[{index}]", message), index, reason))
+    return problems
 
 
 def hash_mismatch(field: str, number: int) -> FieldError:

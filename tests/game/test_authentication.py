@@ -162,7 +162,9 @@ def test_each_plaintext_must_name_the_card_reported_at_its_place() -> None:
     good = [new_plaintext(Card.parse(code)) for code in ("9H", "AH", "KS", "7C")]
     assert plaintext_errors(good, round_) == []
     swapped = [good[0], new_plaintext(Card.parse("3H")), good[2], good[3]]
-    [error] = plaintext_errors(swapped, round_)
-    assert (error.field, error.message) == ("plaintexts[1]", "names 3H but banker[0] is AH")
-    [error] = plaintext_errors(good[:3], round_)
-    assert error.field == "plaintexts" and "expected 4 plaintexts" in error.message
+    [problem] = plaintext_errors(swapped, round_)
+    assert (problem.error.field, problem.error.message) == ("plaintexts[1]", "names 3H but banker[0] is AH")
+    assert problem.index == 1
+    assert problem.reviewer_reason == "does not name the card reported at banker[0]"  # no card named
+    [problem] = plaintext_errors(good[:3], round_)
+    assert problem.error.field == "plaintexts" and "expected 4 plaintexts" in problem.error.message
