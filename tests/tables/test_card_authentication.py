@@ -279,3 +279,27 @@ def test_no_plaintext_is_served_before_its_card_is_revealed(auth_dealer: Dealer,
         assert not any(part in text for part in secret_parts), page
     revealed = client.get(pages[0]).content.decode()
     assert all(deck[n] in revealed for n in [1, 5, 6, 7, 8])
+
+
+def test_the_readme_s_worked_example_starts_burns_records_a_round_and_reveals_a_fully_verified_shoe(
+    dealer: Dealer, tmp_path
+) -> None:
+    import json
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    section = readme[readme.index("### Card authentication") :]
+    script = re.search(r"python3 -c '\n(.*?)\n'\n", section, re.S).group(1)
+    printed = subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True, text=True, check=True)
+    body = {name: json.loads((tmp_path / f"{name}.json").read_text()) for name in ("commit", "burn", "round", "reveal")}
+    shoe = dealer.post("shoes", body["commit"]).json()["shoe"]
+    assert printed.stdout.split() == ["commitment", shoe["commitment"]]
+    burn = dealer.post("shoes/current/burn", body["burn"]).json()
+    assert burn == {"burn": {"card": "3H", "burned": 3, "next_card": 5}}
+    round_ = dealer.post("rounds", body["round"]).json()["round"]
+    assert (round_["winner"], round_["natural"]) == ("P", {"player": 9, "banker": 8})
+    assert dealer.post("shoes/current/end").status_code == 200
+    assert dealer.post(f"shoes/{shoe['number']}/reveal", body["reveal"]).json()["shoe"]["fully_verified"] is True
