@@ -9,6 +9,7 @@ from dataclasses import dataclass
 import pytest
 from django.test import Client
 
+from tables import fragments, selectors
 from tables.game.authentication import card_hash, new_plaintext, shoe_commitment
 from tables.game.cards import ALL_CARDS, Card
 from tables.models import PlaintextRefusal, Round, Shoe, ShoeCard
@@ -257,27 +258,51 @@ def test_ending_a_shoe_when_none_is_open_is_a_409(dealer: Dealer) -> None:
     assert dealer.post("shoes/current/end").status_code == 409
 
 
-def test_no_plaintext_is_served_before_its_card_is_revealed(auth_dealer: Dealer, deck: Deck, client: Client) -> None:
+def test_no_plaintext_is_served_before_its_card_is_revealed(
+    auth_dealer: Dealer, deck: Deck, client: Client, staff_reviewer
+) -> None:
     burned(auth_dealer, deck)
     assert first_round(auth_dealer, deck).status_code == 201
     # A future card's plaintext sent at the wrong place is refused, and kept nowhere.
     assert first_round(auth_dealer, deck, round=2, plaintexts=[deck[9], deck[10], deck[11], deck[12]]).status_code
     hidden = [deck[n] for n in [2, 3, 4, *range(9, 417)]]
     secret_parts = [p.split("-", 2)[2] for p in hidden]
-    pages = [
+    round_ = Round.objects.get()
+
+    def leaks(text: str) -> bool:
+        return any(part in text for part in secret_parts)
+
+    public = [
         "/api/tables/baccarat-1/shoes/1/cards",
         "/api/tables/baccarat-1/rounds?shoe=current",
         "/api/tables/baccarat-1/roads",
+        "/",
         "/tables/baccarat-1/",
-        f"/rounds/{Round.objects.get().round_id}/",
-        f"/api/rounds/{Round.objects.get().round_id}",
+        "/tables/baccarat-1/display/",
+        f"/rounds/{round_.round_id}/",
+        f"/api/rounds/{round_.round_id}",
     ]
-    for page in pages:
+    for page in public:
         response = client.get(page)
         assert response.status_code == 200, page
-        text = response.content.decode()
-        assert not any(part in text for part in secret_parts), page
-    revealed = client.get(pages[0]).content.decode()
+        assert not leaks(response.content.decode()), page
+    table, shoe = auth_dealer.table, Shoe.objects.get()
+    pushes = [fragments.table_push_html(table, shoe, selectors.table_version(shoe), since=None)]
+    pushes += [fragments.table_odds_html(table), *fragments.lobby_cards_html()]
+    assert not any(leaks(push) for push in pushes)
+    client.force_login(staff_reviewer)
+    for export in ("/review/rounds.json", "/review/rounds.csv"):
+        assert not leaks(b"".join(client.get(export).streaming_content).decode()), export
+    for page in (
+        f"/admin/tables/shoe/{shoe.pk}/change/",
+        f"/admin/tables/round/{round_.pk}/change/",
+        "/admin/tables/shoe/",
+        "/admin/",
+    ):
+        response = client.get(page)
+        assert response.status_code == 200, page
+        assert not leaks(response.content.decode()), page
+    revealed = client.get(public[0]).content.decode()
     assert all(deck[n] in revealed for n in [1, 5, 6, 7, 8])
 
 
@@ -303,3 +328,12 @@ def test_the_readme_s_worked_example_starts_burns_records_a_round_and_reveals_a_
     assert (round_["winner"], round_["natural"]) == ("P", {"player": 9, "banker": 8})
     assert dealer.post("shoes/current/end").status_code == 200
     assert dealer.post(f"shoes/{shoe['number']}/reveal", body["reveal"]).json()["shoe"]["fully_verified"] is True
+
+
+def test_a_shoe_s_bodies_may_be_larger_than_a_round_s_but_not_without_bound(dealer: Dealer, settings) -> None:
+    settings.API_MAX_SHOE_BODY_BYTES = 70_000  # an 8-deck shoe's hashes take about 56 KiB
+    assert dealer.post("shoes", {"commitments": Deck.of("").hashes}).status_code == 201
+    too_big = dealer.post("shoes", {"commitments": ["0" * 128] * 600})
+    assert too_big.status_code == 413
+    assert dealer.post("rounds", {**ROUND_1, "dealer": "x" * 20_000}).status_code == 413
+    assert not Shoe.objects.filter(number=2).exists()
