@@ -206,6 +206,11 @@ def _no_open_shoe(request: HttpRequest, exc: services.NoOpenShoeError) -> HttpRe
     return error_response(request, 409, str(exc))
 
 
+@api.exception_handler(services.ShoeNotFoundError)
+def _no_such_shoe(request: HttpRequest, exc: services.ShoeNotFoundError) -> HttpResponse:
+    return error_response(request, 404, str(exc))
+
+
 @api.exception_handler(services.ShoeConflictError)
 def _shoe_conflict(request: HttpRequest, exc: services.ShoeConflictError) -> HttpResponse:
     return error_response(request, 409, str(exc), exc.field)

@@ -13,7 +13,6 @@ from typing import Any, NoReturn
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.http import Http404
 from django.utils import timezone
 
 from . import live
@@ -45,6 +44,10 @@ class NoOpenShoeError(Exception):
 
 class RoundConflictError(Exception):
     """The round number is not the next one, or it was recorded with other cards."""
+
+
+class ShoeNotFoundError(Exception):
+    """No shoe of the table has that number: 404."""
 
 
 class ShoeConflictError(Exception):
@@ -311,7 +314,7 @@ def _reveal(*, table: Table, number: int, plaintexts: dict[str, object]) -> Shoe
     with transaction.atomic():
         shoe = Shoe.objects.select_for_update().filter(table=table, number=number).first()
         if shoe is None:
-            raise Http404(f"table {table.slug!r} has no shoe {number}")
+            raise ShoeNotFoundError(f"table {table.slug!r} has no shoe {number}")
         if not shoe.authenticated:
             raise ShoeConflictError(f"shoe {shoe.number} is not authenticated: it has no cards to reveal")
         if shoe.state == Shoe.State.OPEN:

@@ -258,6 +258,11 @@ def test_ending_a_shoe_when_none_is_open_is_a_409(dealer: Dealer) -> None:
     assert dealer.post("shoes/current/end").status_code == 409
 
 
+def test_revealing_a_shoe_the_table_never_had_is_a_404(dealer: Dealer, deck: Deck) -> None:
+    response = dealer.post("shoes/7/reveal", {"plaintexts": {"2": deck[2]}})
+    assert (response.status_code, errors(response)) == (404, [(None, "table 'baccarat-1' has no shoe 7")])
+
+
 def test_no_plaintext_is_served_before_its_card_is_revealed(
     auth_dealer: Dealer, deck: Deck, client: Client, staff_reviewer
 ) -> None:
