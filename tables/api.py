@@ -474,7 +474,8 @@ class CardOut(Schema):
 
 class CardsOut(Schema):
     shoe: int
-    commitment: str
+    authenticated: bool
+    commitment: str | None = Field(description="Null for a plain shoe, which has no committed cards.")
     cards: list[CardOut]
 
 
@@ -593,7 +594,7 @@ def shoe_reveal(
     summary="An authenticated shoe's cards",
     description=(
         "Every card's number and Public Hash Value from the start of the shoe, and its plaintext once revealed "
-        "(never before). 404 for a plain shoe."
+        "(never before). A plain shoe has none: an empty list, and no commitment."
     ),
 )
 def shoe_cards(
@@ -602,9 +603,9 @@ def shoe_cards(
     shoe = selectors.shoe_find(table=_table(slug), which=str(number))
     if shoe is None:
         raise Http404(f"table {slug!r} has no shoe {number}")
-    if not shoe.authenticated:
-        raise Http404(f"shoe {number} of table {slug!r} is not authenticated: it has no committed cards")
-    return Status(200, {"shoe": shoe.number, "commitment": shoe.commitment, "cards": selectors.shoe_cards(shoe=shoe)})
+    cards = selectors.shoe_cards(shoe=shoe) if shoe.authenticated else []
+    body = {"shoe": shoe.number, "authenticated": shoe.authenticated, "commitment": shoe.commitment or None}
+    return Status(200, {**body, "cards": cards})
 
 
 @api.post(

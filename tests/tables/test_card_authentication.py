@@ -249,7 +249,9 @@ def test_a_reveal_with_another_card_s_plaintext_is_refused_and_kept_for_reviewer
 
 
 def test_a_plain_shoe_has_no_cards_to_read_or_reveal(open_dealer: Dealer) -> None:
-    assert open_dealer.client.get("/api/tables/baccarat-1/shoes/1/cards").status_code == 404
+    cards = open_dealer.client.get("/api/tables/baccarat-1/shoes/1/cards").json()
+    assert cards == {"shoe": 1, "authenticated": False, "commitment": None, "cards": []}
+    assert open_dealer.client.get("/api/tables/baccarat-1/shoes/2/cards").status_code == 404
     open_dealer.post("shoes/current/end")
     assert open_dealer.post("shoes/1/reveal", {"plaintexts": {"2": "x"}}).status_code == 409
 
