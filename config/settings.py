@@ -196,6 +196,9 @@ MESSAGE_STORAGE = "django.contrib.messages.storage.session.SessionStorage"
 # client address with more than AUTH_FAILURES_LIMIT failed authentications in a window
 # of AUTH_FAILURES_WINDOW seconds gets 429 (a right token is never refused).
 API_MAX_BODY_BYTES = int(env("API_MAX_BODY_BYTES", "16384"))
+# Starting an authenticated shoe (a hash of every card, 56 KiB for 8 decks) and revealing
+# its cards (up to 16 decks of plaintexts of at most 256 characters) take larger bodies.
+API_MAX_SHOE_BODY_BYTES = int(env("API_MAX_SHOE_BODY_BYTES", "262144"))
 AUTH_FAILURES_LIMIT = int(env("AUTH_FAILURES_LIMIT", "20"))
 AUTH_FAILURES_WINDOW = float(env("AUTH_FAILURES_WINDOW", "60"))
 

@@ -18,11 +18,13 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.parser import Parser
 from ninja.security import HttpBearer
 from pydantic import ConfigDict, StrictInt, StrictStr, StringConstraints, WithJsonSchema
+from pydantic import ValidationError as PydanticValidationError
 
 from roads import selectors as road_selectors
 
 from . import receipts, selectors, services
 from .auth_failures import client_address, failures
+from .game.authentication import PLAINTEXT_MAX
 from .game.cards import CODE_PATTERN
 from .game.validation import IllegalRoundError
 from .middleware import response_middleware
@@ -71,8 +73,8 @@ class JsonBody(Parser):
         if (request.content_params or {}).get("charset", "utf-8").lower() not in ("utf-8", "utf8"):
             raise BodyError(415, "send the body as JSON in UTF-8 ('Content-Type: application/json; charset=utf-8')")
         body = request.body
-        if len(body) > settings.API_MAX_BODY_BYTES:
-            raise BodyError(413, _too_large())
+        if len(body) > _body_limit(request):
+            raise BodyError(413, _too_large(request))
         try:
             text = body.decode("utf-8")
         except UnicodeDecodeError as error:
@@ -86,8 +88,22 @@ class JsonBody(Parser):
             raise BodyError(422, "malformed JSON: the body is nested too deeply") from None
 
 
-def _too_large() -> str:
-    return f"the body is larger than {settings.API_MAX_BODY_BYTES} bytes: a round's body is about 100 bytes"
+# Operations whose bodies carry a whole shoe's hashes or plaintexts.
+SHOE_BODIES = frozenset({"shoe_create", "shoe_reveal"})
+
+
+def _body_limit(request: HttpRequest | None) -> int:
+    match = request.resolver_match if request is not None else None
+    if match is not None and match.url_name in SHOE_BODIES:
+        return int(settings.API_MAX_SHOE_BODY_BYTES)
+    return int(settings.API_MAX_BODY_BYTES)
+
+
+def _too_large(request: HttpRequest | None = None) -> str:
+    limit = _body_limit(request)
+    if limit != settings.API_MAX_BODY_BYTES:
+        return f"the body is larger than {limit} bytes: a shoe's hashes or plaintexts take at most about 220 KiB"
+    return f"the body is larger than {limit} bytes: a round's body is about 100 bytes"
 
 
 api = NinjaAPI(
@@ -177,7 +193,7 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 @api.exception_handler(RequestDataTooBig)
 def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
-    return error_response(request, 413, _too_large(), "body")
+    return error_response(request, 413, _too_large(request), "body")
 
 
 @api.exception_handler(Http404)
@@ -188,6 +204,16 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 @api.exception_handler(services.NoOpenShoeError)
 def _no_open_shoe(request: HttpRequest, exc: services.NoOpenShoeError) -> HttpResponse:
     return error_response(request, 409, str(exc))
+
+
+@api.exception_handler(services.ShoeNotFoundError)
+def _no_such_shoe(request: HttpRequest, exc: services.ShoeNotFoundError) -> HttpResponse:
+    return error_response(request, 404, str(exc))
+
+
+@api.exception_handler(services.ShoeConflictError)
+def _shoe_conflict(request: HttpRequest, exc: services.ShoeConflictError) -> HttpResponse:
+    return error_response(request, 409, str(exc), exc.field)
 
 
 @api.exception_handler(services.RoundConflictError)
@@ -306,6 +332,46 @@ PRINTABLE = r"^[^\x00-\x1f\x7f-\x9f]*$"
 DealerName = Annotated[StrictStr, StringConstraints(max_length=80), Field(json_schema_extra={"pattern": PRINTABLE})]
 
 
+# A card plaintext, checked by the rules core (its message says which part is wrong).
+Plaintext = Annotated[
+    StrictStr,
+    StringConstraints(max_length=PLAINTEXT_MAX),
+    Field(json_schema_extra={"pattern": "^[SHDC]-(1[0-3]|[1-9])-[A-Za-z0-9-]{16,}$"}),
+]
+PublicHash = Annotated[
+    StrictStr, StringConstraints(max_length=128), Field(json_schema_extra={"pattern": "^[0-9a-fA-F]{128}$"})
+]
+MOST_CARDS = 16 * 52  # the largest shoe a table can have
+
+
+class ShoeIn(Schema):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    commitments: list[PublicHash] | None = Field(
+        None,
+        max_length=MOST_CARDS,
+        description=(
+            "The Public Hash Value (SHA-512 hex of the card's plaintext) of every card, card 1 (the burn card "
+            "turned over) first: exactly 52 x decks. Absent: a plain shoe."
+        ),
+    )
+
+
+class BurnIn(Schema):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    plaintext: Plaintext | None = Field(None, description="Card 1's plaintext (an authenticated shoe).")
+    card: CardCode | None = Field(None, description="Card 1 (a plain shoe), e.g. '3H'.")
+
+
+class RevealIn(Schema):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    plaintexts: dict[str, Plaintext] = Field(
+        max_length=MOST_CARDS, description='Card number -> plaintext, e.g. {"2": "S-12-..."}, for cards not revealed.'
+    )
+
+
 class RoundIn(Schema):
     """Strict: card codes are strings, the round number an integer (not ``true``, ``"9"``
     or ``9.0``), and nothing else is accepted."""
@@ -320,6 +386,14 @@ class RoundIn(Schema):
         None, ge=1, le=LARGEST_INTEGER, description="Number of the round in the current shoe; the next when absent."
     )
     dealer: DealerName | None = Field(None, description="Dealer on the table now.")
+    plaintexts: list[Plaintext] | None = Field(
+        None,
+        max_length=6,
+        description=(
+            "Authenticated shoe only (and required there): the plaintext of each card in dealing order "
+            "(P1, B1, P2, B2, then P3, B3 when drawn)."
+        ),
+    )
 
 
 class BetOut(Schema):
@@ -364,12 +438,45 @@ class ReceiptEnvelope(Schema):
     round: ReceiptOut
 
 
+class BurnOut(Schema):
+    card: str = Field(description="Card 1, turned over.")
+    burned: int = Field(description="Cards burned after it: its baccarat value, 10 for a 0-value card.")
+    next_card: int = Field(description="Number of the first card dealt to a round.")
+
+
+class BurnEnvelope(Schema):
+    burn: BurnOut
+
+
 class ShoeOut(Schema):
     number: int
     state: str
     decks: int
     started_at: str
     ended_at: str | None
+    authenticated: bool = Field(description="Every card committed by its SHA-512 before play.")
+    cards: int
+    commitment: str | None = Field(
+        description="SHA-512 hex of the card hashes joined in card-number order, no separator; null for a plain shoe."
+    )
+    burn: BurnOut | None
+    revealed: int = Field(description="Cards whose plaintext is revealed (authenticated shoes).")
+    fully_verified: bool = Field(description="Every card revealed, each plaintext matching its public hash.")
+
+
+class CardOut(Schema):
+    number: int
+    hash: str
+    plaintext: str | None = Field(description="Null until the card is revealed.")
+    state: str = Field(description="burn_card, burned, dealt or unused")
+    round: int | None = Field(description="Number of the round the card was dealt to.")
+
+
+class CardsOut(Schema):
+    shoe: int
+    authenticated: bool
+    commitment: str | None = Field(description="Null for a plain shoe, which has no committed cards.")
+    cards: list[CardOut]
 
 
 class ShoeEnvelope(Schema):
@@ -394,13 +501,111 @@ BODY_ERRORS: dict[int, Any] = {**WRITE_ERRORS, 409: ErrorsOut, 413: ErrorsOut, 4
 @api.post(
     "/tables/{slug}/shoes",
     auth=TableToken(),
-    response={201: ShoeEnvelope, **WRITE_ERRORS},
+    response={201: ShoeEnvelope, **BODY_ERRORS},
     summary="Start a new shoe (ends the open one)",
-    description="401 for a missing or wrong token, 429 (with Retry-After) after too many of those from one address.",
+    openapi_extra={
+        "requestBody": {
+            "required": False,
+            "content": {"application/json": {"schema": ShoeIn.model_json_schema()}},
+        }
+    },
+    description=(
+        "No body: a plain shoe. With `commitments`, an authenticated shoe (seed 001): the Public Hash Value of "
+        "every card, card 1 first, exactly 52 x decks, no two alike; 422 naming the first bad one "
+        "(`commitments[17]`), and no shoe starts. 401 for a missing or wrong token, 429 (with Retry-After) "
+        "after too many of those from one address."
+    ),
 )
 def shoe_create(request: TableRequest, slug: str) -> Status[dict[str, Any]]:
-    shoe = services.shoe_start(table=request.auth)
+    payload = _optional_body(request, ShoeIn)
+    commitments = list(payload.commitments) if payload is not None and payload.commitments is not None else None
+    shoe = services.shoe_start(table=request.auth, commitments=commitments)
     return Status(201, {"shoe": selectors.shoe_to_data(shoe)})
+
+
+def _optional_body(request: HttpRequest, schema: type[ShoeIn]) -> ShoeIn | None:
+    """The body of an operation that also takes none: starting a shoe took no body
+    before shoes were authenticated, and dealer systems still post it bare (or as an
+    empty form). A JSON body is read as strictly as any other."""
+    media = request.content_type or ""
+    if not request.body or not (media == "application/json" or media.startswith("application/")):
+        return None
+    try:
+        data = api.parser.parse_body(request)
+    except BodyError as error:
+        raise HttpError(error.status, error.message) from error
+    try:
+        return schema.model_validate(data)
+    except PydanticValidationError as error:
+        raise ValidationError([{**e, "loc": ("body", "payload", *e["loc"])} for e in error.errors()]) from None
+
+
+@api.post(
+    "/tables/{slug}/shoes/current/burn",
+    auth=TableToken(),
+    response={200: BurnEnvelope, 201: BurnEnvelope, **BODY_ERRORS},
+    summary="Turn over card 1 and burn",
+    description=(
+        "Card 1 is turned over and the next cards burned by its baccarat value (10 for a 0-value card). "
+        "An authenticated shoe takes card 1's `plaintext` (422 unless it matches card 1's public hash), a plain "
+        "shoe the `card`. 201; 200 with the same body for an identical retry; 409 when no shoe is open, it "
+        "has rounds already, or it burned another card."
+    ),
+)
+def shoe_burn(request: TableRequest, slug: str, payload: BurnIn) -> Status[dict[str, Any]]:
+    done = services.shoe_burn(table=request.auth, plaintext=payload.plaintext, card=payload.card)
+    burn = {"card": done.burn.card.code, "burned": done.burn.burned, "next_card": done.burn.next_card}
+    return Status(201 if done.created else 200, {"burn": burn})
+
+
+@api.post(
+    "/tables/{slug}/shoes/current/end",
+    auth=TableToken(),
+    response={200: ShoeEnvelope, **WRITE_ERRORS, 409: ErrorsOut},
+    summary="End the open shoe",
+    description="After its last round: the table has no open shoe until the next starts; 409 when none is open.",
+)
+def shoe_end(request: TableRequest, slug: str) -> Status[dict[str, Any]]:
+    return Status(200, {"shoe": selectors.shoe_to_data(services.shoe_end(table=request.auth))})
+
+
+@api.post(
+    "/tables/{slug}/shoes/{number}/reveal",
+    auth=TableToken(),
+    response={200: ShoeEnvelope, **BODY_ERRORS},
+    summary="Reveal the cards no round revealed",
+    description=(
+        "Once an authenticated shoe has ended: the plaintexts of its burned cards and every card left after "
+        "the last round, by card number. Each must match its card's public hash (422 naming it, and nothing "
+        "is stored); a card revealed already with the same plaintext is left as it is. 409 while the shoe "
+        "is open or for a plain shoe."
+    ),
+)
+def shoe_reveal(
+    request: TableRequest, slug: str, payload: RevealIn, number: int = Path(..., ge=1, le=LARGEST_SHOE)
+) -> Status[dict[str, Any]]:
+    shoe = services.shoe_reveal(table=request.auth, number=number, plaintexts=dict(payload.plaintexts))
+    return Status(200, {"shoe": selectors.shoe_to_data(shoe)})
+
+
+@api.get(
+    "/tables/{slug}/shoes/{number}/cards",
+    response={200: CardsOut, **READ_ERRORS, 422: ErrorsOut},
+    summary="An authenticated shoe's cards",
+    description=(
+        "Every card's number and Public Hash Value from the start of the shoe, and its plaintext once revealed "
+        "(never before). A plain shoe has none: an empty list, and no commitment."
+    ),
+)
+def shoe_cards(
+    request: HttpRequest, slug: str, number: int = Path(..., ge=1, le=LARGEST_SHOE)
+) -> Status[dict[str, Any]]:
+    shoe = selectors.shoe_find(table=_table(slug), which=str(number))
+    if shoe is None:
+        raise Http404(f"table {slug!r} has no shoe {number}")
+    cards = selectors.shoe_cards(shoe=shoe) if shoe.authenticated else []
+    body = {"shoe": shoe.number, "authenticated": shoe.authenticated, "commitment": shoe.commitment or None}
+    return Status(200, {**body, "cards": cards})
 
 
 @api.post(
@@ -418,7 +623,12 @@ def shoe_create(request: TableRequest, slug: str) -> Status[dict[str, Any]]:
 )
 def round_create(request: TableRequest, slug: str, payload: RoundIn) -> Status[dict[str, Any]]:
     recorded = services.round_record(
-        table=request.auth, player=payload.player, banker=payload.banker, number=payload.round, dealer=payload.dealer
+        table=request.auth,
+        player=payload.player,
+        banker=payload.banker,
+        number=payload.round,
+        dealer=payload.dealer,
+        plaintexts=list(payload.plaintexts) if payload.plaintexts is not None else None,
     )
     return Status(201 if recorded.created else 200, {"round": selectors.round_to_data(recorded.round)})
 

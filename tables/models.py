@@ -90,6 +90,19 @@ class Shoe(models.Model):
         default="",
         help_text="Packed codes of every card dealt from the shoe so far, in dealing order (voided rounds included).",
     )
+    # Card authentication (seed 001). An authenticated shoe was committed card by card
+    # (its ShoeCard rows) before play; a plain one has no card rows.
+    authenticated = models.BooleanField(default=False, help_text="Every card committed by its SHA-512 before play.")
+    commitment = models.CharField(
+        max_length=128, blank=True, help_text="SHA-512 of the card hashes joined in card-number order (no separator)."
+    )
+    card_count = models.PositiveSmallIntegerField(default=0, help_text="Cards committed; 0 for a plain shoe.")
+    burn_card = models.CharField(max_length=2, blank=True, help_text="Card 1, turned over at the start: its code.")
+    burned = models.PositiveSmallIntegerField(null=True, blank=True, help_text="Cards burned after card 1.")
+    next_card = models.PositiveSmallIntegerField(
+        default=1, help_text="Number of the next committed card to leave the shoe."
+    )
+    revealed = models.PositiveSmallIntegerField(default=0, help_text="Committed cards whose plaintext is out.")
 
     class Meta:
         ordering = ["table", "-number"]
@@ -100,6 +113,17 @@ class Shoe(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} · shoe {self.number}"
+
+    @property
+    def cards(self) -> int:
+        """Cards in the shoe: committed ones, or 52 a deck for a plain shoe."""
+        return self.card_count or 52 * self.decks
+
+    @property
+    def fully_verified(self) -> bool:
+        """Every card of an authenticated shoe is revealed, and each plaintext was
+        checked against its public hash when it was stored."""
+        return self.authenticated and self.revealed == self.card_count
 
 
 class Round(models.Model):
@@ -185,6 +209,63 @@ class RoundAudit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.round.round_id} by {self.username} at {self.at:%Y-%m-%d %H:%M:%S}"
+
+    def save(self, *args: object, **kwargs: object) -> None:
+        if self.pk is not None:
+            raise AppendOnlyError("an audit event is never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("an audit event is never deleted")
+
+
+class ShoeCard(models.Model):
+    """One committed card of an authenticated shoe: its number (place in the dealing
+    order), its Public Hash Value from the start, and its plaintext once revealed (the
+    plaintext is stored only when revealed, verified against the hash, so no page can
+    show it early). A shoe's cards are written in one bulk insert and read in one query."""
+
+    class State(models.TextChoices):
+        BURN_CARD = "burn_card", "Burn card"
+        BURNED = "burned", "Burned"
+        DEALT = "dealt", "Dealt"
+        UNUSED = "unused", "Unused"
+
+    shoe = models.ForeignKey(Shoe, on_delete=models.CASCADE, related_name="card_rows")
+    number = models.PositiveSmallIntegerField()
+    hash = models.CharField(max_length=128)
+    plaintext = models.CharField(max_length=256, blank=True, default="")
+    state = models.CharField(max_length=9, choices=State.choices, default=State.UNUSED)
+    round = models.ForeignKey(Round, null=True, blank=True, on_delete=models.CASCADE, related_name="shoe_cards")
+
+    class Meta:
+        ordering = ["shoe", "number"]
+        constraints = [models.UniqueConstraint(fields=["shoe", "number"], name="card_number_unique_per_shoe")]
+
+    def __str__(self) -> str:
+        return f"{self.shoe} · card {self.number}"
+
+
+class PlaintextRefusal(models.Model):
+    """A card plaintext a dealer system sent and the server refused (a round's, the
+    burn's or a reveal's), kept for reviewers, append-only. The refused text itself is
+    never kept nor shown (it may be another card's plaintext, not yet revealed): only
+    where it was sent, why it was refused, and its SHA-512, which a reviewer can match
+    against the public hashes."""
+
+    shoe = models.ForeignKey(Shoe, on_delete=models.PROTECT, related_name="plaintext_refusals")
+    at = models.DateTimeField(default=timezone.now, db_index=True)
+    field = models.CharField(max_length=40, help_text="Where it was sent, e.g. plaintexts[2] or plaintext.")
+    round_number = models.PositiveIntegerField(null=True, blank=True, help_text="The round it came with, if any.")
+    card_number = models.PositiveSmallIntegerField(null=True, blank=True, help_text="The card it was checked against.")
+    reason = models.CharField(max_length=300)
+    digest = models.CharField(max_length=128, blank=True, help_text="SHA-512 of the refused text.")
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.shoe} · {self.field} refused at {self.at:%Y-%m-%d %H:%M:%S}"
 
     def save(self, *args: object, **kwargs: object) -> None:
         if self.pk is not None:

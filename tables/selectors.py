@@ -13,7 +13,7 @@ from roads.selectors import ShoeRoads
 from .game.bets import BetType
 from .game.outcome import Winner
 from .game.review import ReviewRound, frequencies, full_shoe_rates
-from .models import Round, RoundAudit, Shoe, Table
+from .models import PlaintextRefusal, Round, RoundAudit, Shoe, ShoeCard, Table
 
 
 def table_open_shoe(*, table: Table) -> Shoe | None:
@@ -58,13 +58,40 @@ def round_to_data(round_: Round) -> dict[str, Any]:
 
 
 def shoe_to_data(shoe: Shoe) -> dict[str, Any]:
+    burn = None
+    if shoe.burn_card:
+        burned = shoe.burned or 0
+        burn = {"card": shoe.burn_card, "burned": burned, "next_card": 2 + burned}
     return {
         "number": shoe.number,
         "state": shoe.state,
         "decks": shoe.decks,
         "started_at": shoe.started_at.isoformat(),
         "ended_at": shoe.ended_at.isoformat() if shoe.ended_at else None,
+        "authenticated": shoe.authenticated,
+        "cards": shoe.cards,
+        "commitment": shoe.commitment or None,
+        "burn": burn,
+        "revealed": shoe.revealed,
+        "fully_verified": shoe.fully_verified,
     }
+
+
+def shoe_cards(*, shoe: Shoe) -> list[dict[str, Any]]:
+    """An authenticated shoe's cards, in card-number order, in one query: number, public
+    hash, plaintext (None until revealed: only revealed plaintexts are ever stored),
+    state and the number of the round it went to."""
+    fields = ("number", "hash", "plaintext", "state", "round__number")
+    rows = ShoeCard.objects.filter(shoe=shoe).order_by("number").values_list(*fields)
+    return [
+        {"number": number, "hash": hash_, "plaintext": plaintext or None, "state": state, "round": round_number}
+        for number, hash_, plaintext, state, round_number in rows
+    ]
+
+
+def shoe_plaintext_refusals(*, shoe: Shoe) -> QuerySet[PlaintextRefusal]:
+    """The plaintexts refused for a shoe, newest first (for reviewers; never the text)."""
+    return PlaintextRefusal.objects.filter(shoe=shoe)
 
 
 def table_limits(table: Table) -> list[tuple[str, Any, Any]]:
