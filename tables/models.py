@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+from typing import Any
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -188,7 +189,23 @@ class AppendOnlyError(Exception):
     """An audit event was to be changed or deleted: the trail is append-only."""
 
 
-class RoundAudit(models.Model):
+class AppendOnly(models.Model):
+    """An audit trail's row: written once, never changed or deleted through the ORM's
+    instances (admin refuses both as well)."""
+
+    class Meta:
+        abstract = True
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        if self.pk is not None:
+            raise AppendOnlyError("an audit event is never changed")
+        super().save(*args, **kwargs)
+
+    def delete(self, *args: Any, **kwargs: Any) -> tuple[int, dict[str, int]]:
+        raise AppendOnlyError("an audit event is never deleted")
+
+
+class RoundAudit(AppendOnly):
     """One thing a reviewer did to a round (today: voided it), kept for good: who, when,
     what, why. Written only by the services; never changed or deleted, so a dispute about
     a round ("indicate the round ID") can be answered from its whole history."""
@@ -209,14 +226,6 @@ class RoundAudit(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_action_display()} {self.round.round_id} by {self.username} at {self.at:%Y-%m-%d %H:%M:%S}"
-
-    def save(self, *args: object, **kwargs: object) -> None:
-        if self.pk is not None:
-            raise AppendOnlyError("an audit event is never changed")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError("an audit event is never deleted")
 
 
 class ShoeCard(models.Model):
@@ -246,7 +255,7 @@ class ShoeCard(models.Model):
         return f"{self.shoe} · card {self.number}"
 
 
-class PlaintextRefusal(models.Model):
+class PlaintextRefusal(AppendOnly):
     """A card plaintext a dealer system sent and the server refused (a round's, the
     burn's or a reveal's), kept for reviewers, append-only. The refused text itself is
     never kept nor shown (it may be another card's plaintext, not yet revealed): only
@@ -266,11 +275,3 @@ class PlaintextRefusal(models.Model):
 
     def __str__(self) -> str:
         return f"{self.shoe} · {self.field} refused at {self.at:%Y-%m-%d %H:%M:%S}"
-
-    def save(self, *args: object, **kwargs: object) -> None:
-        if self.pk is not None:
-            raise AppendOnlyError("an audit event is never changed")
-        super().save(*args, **kwargs)
-
-    def delete(self, *args: object, **kwargs: object) -> tuple[int, dict[str, int]]:
-        raise AppendOnlyError("an audit event is never deleted")
