@@ -9,6 +9,7 @@ run here), and Celery beat's sweep computes them."""
 
 from __future__ import annotations
 
+import http.client
 import json
 import random
 import threading
@@ -69,8 +70,8 @@ class DealerSystem:
             self.in_flight = body
             try:
                 status, answer = self.post("rounds", body)
-            except OSError:
-                return  # the server is gone
+            except (OSError, http.client.HTTPException):
+                return  # the server is gone (killed before or while answering: no acknowledgement)
             assert status == 201, answer
             self.acknowledged[body["round"]] = answer["round"]
             self.in_flight = None
