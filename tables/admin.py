@@ -7,7 +7,6 @@ permission, which the "reviewer" group holds (migration 0005).
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Any
 
 from django import forms
@@ -33,7 +32,7 @@ from django.utils.html import format_html, format_html_join
 from roads import svg
 from roads.selectors import roads_after
 
-from . import selectors, services, shoe_desk
+from . import receipts, selectors, services, shoe_desk
 from .fragments import TABLE_ROADS
 from .game.bets import BetType
 from .game.outcome import Winner
@@ -139,16 +138,6 @@ def _cards(cards: tuple) -> str:
     )
 
 
-def _pays(pays: float | None) -> str:
-    """A bet's net result per unit staked, as a reviewer reads it: "+19:20", "-1", "0"."""
-    if pays is None:
-        return "not open"
-    if pays > 0:
-        ratio = Fraction(pays).limit_denominator(100)
-        return f"+{ratio.numerator}:{ratio.denominator}"
-    return "-1" if pays < 0 else "0"
-
-
 def _odds_rows(odds: dict[str, Any]) -> list[tuple[str, str]]:
     """(bet, expected return in per cent of the stake) of the odds stored after a round."""
     returns = odds.get("returns", {})
@@ -164,13 +153,12 @@ def round_desk_context(round_: Round) -> dict[str, Any]:
     shoe = round_.shoe
     road_data = roads_after(shoe=shoe, number=round_.number)
     marked = road_data.index_of(round_.number)
-    bets = round_.bets or {}
     return {
         "round": round_,
         "shoe": shoe,
         "table": shoe.table,
         "winner": Winner(round_.winner),
-        "bets": [(bet.label, bets[b]["result"], _pays(bets[b]["pays"])) for bet in BetType if (b := bet.value) in bets],
+        "bets": receipts.bet_lines(round_.bets or {}),
         "odds": round_.odds,
         "odds_rows": _odds_rows(round_.odds or {}),
         "boards": svg.boards(road_data.roads, TABLE_ROADS, whole=True, marked=marked),
