@@ -108,8 +108,7 @@ def report(selection: Selection) -> dict[str, Any]:
     for shoe_rounds in by_shoe.values():
         shoe = shoe_rounds[0].shoe
         result = frequencies([_review_round(r) for r in shoe_rounds], full_shoe_rates(shoe.decks))
-        lowest = result.lowest_p
-        shoes.append(ShoeReport(shoe, result, lowest is not None and lowest < selection.threshold))
+        shoes.append(ShoeReport(shoe, result, result.flagged(selection.threshold)))
     decks = {r.shoe.decks for r in rounds} or {8}
     rates = full_shoe_rates(decks.pop() if len(decks) == 1 else 8)
     overall = frequencies([_review_round(r) for r in rounds], rates)

@@ -207,7 +207,9 @@ def recent_flagged_shoes(*, threshold: float, shoes: int = 50) -> list[tuple[Sho
         rows[shoe_id].append(ReviewRound(Winner(winner), player_pair, banker_pair, player_natural or banker_natural))
     flagged = []
     for shoe in recent:
-        lowest = frequencies(rows[shoe.pk], full_shoe_rates(shoe.decks)).lowest_p if rows[shoe.pk] else None
-        if lowest is not None and lowest < threshold:
-            flagged.append((shoe, lowest))
+        if not rows[shoe.pk]:
+            continue
+        result = frequencies(rows[shoe.pk], full_shoe_rates(shoe.decks))
+        if result.flagged(threshold) and result.lowest_p is not None:
+            flagged.append((shoe, result.lowest_p))
     return flagged

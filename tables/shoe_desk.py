@@ -100,8 +100,7 @@ class ShoeReview:
 
     @property
     def flagged(self) -> bool:
-        lowest = self.frequencies.lowest_p
-        return lowest is not None and lowest < self.threshold
+        return self.frequencies.flagged(self.threshold)
 
 
 def shoe_review(shoe: Shoe, rounds: list[Round], threshold: float | None = None) -> ShoeReview:

@@ -116,6 +116,11 @@ class Frequencies:
         tests = [t.p_value for t in (self.split, *(r.test for r in self.rows)) if t is not None]
         return min(tests) if tests else None
 
+    def flagged(self, threshold: float) -> bool:
+        """The review's flag: some test's p-value under ``threshold``."""
+        lowest = self.lowest_p
+        return lowest is not None and lowest < threshold
+
 
 # The event each winner counts as (see EVENTS).
 _WINNER_EVENTS = {Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}
