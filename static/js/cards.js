@@ -33,6 +33,21 @@
     });
   });
 
+  // A whole push replaces the panel (a burn, a reveal, a void, a resync): a list the
+  // player had open stays open, loaded again, if the panel is still the same shoe's.
+  var reopen = false;
+  document.addEventListener("htmx:oobBeforeSwap", function (e) {
+    var target = e.detail.target;
+    if (!target || target.id !== "cards-auth") return;
+    var pushed = e.detail.fragment.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? e.detail.fragment.firstElementChild : e.detail.fragment;
+    reopen = !!target.querySelector("details.auth-cards[open]") && !!pushed && pushed.dataset.shoe === target.dataset.shoe;
+  });
+  document.addEventListener("htmx:load", function (e) {
+    if (!reopen || !e.target.querySelector) return;
+    var details = e.target.id === "cards-auth" ? e.target.querySelector("details.auth-cards") : null;
+    if (details) { reopen = false; details.open = true; } // its toggle loads the list
+  });
+
   document.addEventListener("htmx:oobAfterSwap", function (e) {
     var holder = e.detail.target;
     if (!holder || holder.id !== "card-updates") return;
