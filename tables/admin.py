@@ -39,6 +39,7 @@ from .game.outcome import Winner
 from .models import Round, RoundAudit, Shoe, Table
 
 VOID_PERMISSION = "tables.void_round"
+REFUSALS_SHOWN = 100  # refused plaintexts listed on a shoe's page, newest first
 
 
 @admin.register(Table)
@@ -110,6 +111,8 @@ class ShoeAdmin(admin.ModelAdmin):
             "original": shoe,
             "replay_error": error,
             "shoe_events": selectors.shoe_audit_events(shoe=shoe),
+            "refusals": list(selectors.shoe_plaintext_refusals(shoe=shoe)[:REFUSALS_SHOWN]),
+            "refusals_shown": REFUSALS_SHOWN,
             **(extra_context or {}),
         }
         return TemplateResponse(request, "admin/tables/shoe/desk.html", context, status=status)

@@ -92,4 +92,10 @@ def receipt_context(round_: Round) -> dict[str, Any]:
         "table": shoe.table,
         "bets": bet_lines(round_.bets),
         "boards": svg.boards(after.roads, widths, marked=after.index_of(round_.number)),
+        # An authenticated shoe's cards dealt to this round, with their plaintexts.
+        "round_cards": (
+            selectors.shoe_cards(shoe=shoe, rounds_from=round_.number, rounds_to=round_.number)
+            if shoe.authenticated
+            else []
+        ),
     }

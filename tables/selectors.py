@@ -77,12 +77,18 @@ def shoe_to_data(shoe: Shoe) -> dict[str, Any]:
     }
 
 
-def shoe_cards(*, shoe: Shoe) -> list[dict[str, Any]]:
+def shoe_cards(*, shoe: Shoe, rounds_from: int | None = None, rounds_to: int | None = None) -> list[dict[str, Any]]:
     """An authenticated shoe's cards, in card-number order, in one query: number, public
     hash, plaintext (None until revealed: only revealed plaintexts are ever stored),
-    state and the number of the round it went to."""
+    state and the number of the round it went to. With ``rounds_from`` / ``rounds_to``,
+    only the cards dealt to those rounds (a push of new rounds, a round's receipt)."""
     fields = ("number", "hash", "plaintext", "state", "round__number")
-    rows = ShoeCard.objects.filter(shoe=shoe).order_by("number").values_list(*fields)
+    rows = ShoeCard.objects.filter(shoe=shoe)
+    if rounds_from is not None:
+        rows = rows.filter(round__number__gte=rounds_from)
+    if rounds_to is not None:
+        rows = rows.filter(round__number__lte=rounds_to)
+    rows = rows.order_by("number").values_list(*fields)
     return [
         {"number": number, "hash": hash_, "plaintext": plaintext or None, "state": state, "round": round_number}
         for number, hash_, plaintext, state, round_number in rows

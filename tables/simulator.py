@@ -15,6 +15,7 @@ from asgiref.sync import sync_to_async
 from django.core.cache import cache
 
 from . import services
+from .game.authentication import card_hash, dealing_order, new_plaintext
 from .game.shoe import CutCardRule, Shoe
 from .models import Round, Table
 
@@ -26,29 +27,74 @@ ROUNDS_PER_DEALER = 30  # dealers rotate, as the seeds say they do
 
 @dataclass
 class TableDealer:
-    """Deals one table's rounds from a shoe it keeps in memory."""
+    """Deals one table's rounds from a shoe it keeps in memory.
+
+    Its shoes are authenticated (seed 001), as a dealer system's would be: every card's
+    plaintext is made when the shoe is shuffled, the shoe starts with their hashes, card
+    1 is turned over and burns, each round carries its cards' plaintexts, and when the
+    shoe's last round is dealt the shoe ends and every card no round revealed is
+    revealed. The plaintexts live only here (and in the shared cache for scheduled
+    dealing) until their cards are revealed."""
 
     table_id: int
     rng: random.Random | None = None
+    authenticated: bool = True
     shoe: Shoe | None = field(default=None, init=False)
     rounds_dealt: int = field(default=0, init=False)
+    plaintexts: list[str] = field(default_factory=list, init=False)  # card n is plaintexts[n - 1]
+    shoe_number: int = field(default=0, init=False)
+    first_dealt: int = field(default=2, init=False)  # the first card after the burned ones
+    next_card: int = field(default=1, init=False)  # the number of the next card a round takes
 
     def step(self) -> Round:
-        """Deal and record the next round, starting a new shoe when one is due."""
+        """Deal and record the next round, starting a new shoe when one is due (and
+        ending and revealing an authenticated shoe after its last round)."""
         table = Table.objects.get(pk=self.table_id)
         if self.shoe is None or self.shoe.finished:
-            self.shoe = Shoe.shuffled(decks=table.decks, rule=CutCardRule(table.cut_card_rule), rng=self.rng)
-            services.shoe_start(table=table)
+            self._new_shoe(table)
+        assert self.shoe is not None
         outcome = self.shoe.deal()
         self.rounds_dealt += 1
         dealer = DEALERS[(self.table_id + self.rounds_dealt // ROUNDS_PER_DEALER) % len(DEALERS)]
+        plaintexts: list[object] | None = None
+        if self.plaintexts:
+            taken = len(dealing_order(outcome))
+            plaintexts = [*self.plaintexts[self.next_card - 1 : self.next_card - 1 + taken]]
+            self.next_card += taken
         recorded = services.round_record(
             table=table,
             player=[c.code for c in outcome.player_cards],
             banker=[c.code for c in outcome.banker_cards],
             dealer=dealer,
+            plaintexts=plaintexts,
         )
+        if self.shoe.finished and self.plaintexts:
+            self._end_and_reveal(table)
         return recorded.round
+
+    def _new_shoe(self, table: Table) -> None:
+        self.shoe = Shoe.shuffled(decks=table.decks, rule=CutCardRule(table.cut_card_rule), rng=self.rng)
+        if not self.authenticated:
+            self.plaintexts = []
+            services.shoe_start(table=table)
+            return
+        # The shoe in dealing order: card 1 (turned over), the cards it burns, the rest.
+        order = (self.shoe.burn_card, *self.shoe.burned, *self.shoe.remaining)
+        self.plaintexts = [new_plaintext(card) for card in order]
+        started = services.shoe_start(table=table, commitments=[card_hash(p) for p in self.plaintexts])
+        burn = services.shoe_burn(table=table, plaintext=self.plaintexts[0])
+        self.shoe_number = started.number
+        self.first_dealt = self.next_card = burn.burn.next_card
+
+    def _end_and_reveal(self, table: Table) -> None:
+        """The shoe's last round is dealt: end it and reveal the burned cards and every
+        card left, so the shoe is fully verified."""
+        services.shoe_end(table=table)
+        hidden = [*range(2, self.first_dealt), *range(self.next_card, len(self.plaintexts) + 1)]
+        services.shoe_reveal(
+            table=table, number=self.shoe_number, plaintexts={str(n): self.plaintexts[n - 1] for n in hidden}
+        )
+        self.plaintexts = []
 
 
 @dataclass

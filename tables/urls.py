@@ -10,6 +10,7 @@ urlpatterns = [
     path("tables/<slug:slug>/odds/", views.table_odds, name="odds"),
     path("tables/<slug:slug>/display/", views.table_display, name="display"),
     path("tables/<slug:slug>/tip/", views.round_tip, name="round_tip"),
+    path("tables/<slug:slug>/shoes/<int:number>/cards/", views.table_cards, name="cards"),
     path("rounds/<str:round_id>/", receipt_views.round_receipt, name="receipt"),
     path("review/", review_views.review_page, name="review"),
     path("review/rounds.csv", review_views.export_csv, name="export_csv"),

@@ -45,6 +45,17 @@ def table_detail(request: HttpRequest, slug: str) -> HttpResponse:
     return render(request, "tables/table.html", context)
 
 
+def table_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """The rows of an authenticated shoe's cards (the card authentication panel's list,
+    loaded when a player opens it): every card's number and Public Hash Value, and each
+    revealed card's plaintext, card and Verify button. Never an unrevealed plaintext:
+    only revealed ones are stored."""
+    table = get_object_or_404(Table, slug=slug)
+    shoe = get_object_or_404(Shoe, table=table, number=number)
+    cards = selectors.shoe_cards(shoe=shoe) if shoe.authenticated else []
+    return render(request, "tables/_card_rows.html", {"table": table, "shoe": shoe, "cards": cards})
+
+
 def table_display(request: HttpRequest, slug: str) -> HttpResponse:
     """The screen beside a table, read from a few metres: its current shoe's roads, counts
     and last round, live through the table page's own pushes (the same group, the same

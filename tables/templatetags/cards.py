@@ -12,6 +12,7 @@ from django.utils.safestring import SafeString, mark_safe
 
 from roads.patterns import PATTERN_NAMES
 
+from ..game.authentication import PlaintextError, plaintext_card
 from ..game.bets import BetType
 from ..game.cards import Card
 from ..game.odds import Event
@@ -23,6 +24,30 @@ register = template.Library()
 @register.inclusion_tag("tables/_hand.html")
 def hand(cards: tuple[Card, ...], label: str, score: int) -> dict[str, object]:
     return {"cards": cards, "label": label, "score": score}
+
+
+@register.filter
+def card_label(code: str) -> str:
+    """``"TS"`` as ``"10♠"``."""
+    return Card.parse(code).label
+
+
+@register.filter
+def plaintext_card_label(plaintext: str) -> str:
+    """The card a revealed plaintext names, e.g. ``"3♥"`` (only verified plaintexts are
+    stored, so this never fails for a stored one)."""
+    try:
+        return plaintext_card(plaintext).label
+    except PlaintextError:
+        return "?"
+
+
+CARD_STATES = {"burn_card": "burn card", "burned": "burned", "dealt": "dealt", "unused": "not dealt"}
+
+
+@register.filter
+def card_state(state: str) -> str:
+    return CARD_STATES.get(state, state)
 
 
 @register.filter
