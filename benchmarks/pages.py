@@ -98,7 +98,7 @@ def main() -> dict[str, float]:
     shoe = selectors.shoe_find(table=table, which="current")
     version = selectors.table_version(shoe)
     # The pages showed the shoe as it was before its last round, odds included.
-    number, last, voided, odds_after = (int(part) for part in version.split(":"))
+    number, last, voided, odds_after = (int(part) for part in version.split(":")[:4])
     live = fragments.table_push_html(table, shoe, version, since=f"{number}:{last - 1}:{voided}:{odds_after - 1}")
     card = fragments.lobby_card_html(table)
     render_ms = (time.perf_counter() - start) * 1000

@@ -94,7 +94,7 @@ def table_live_html(table: Table, shoe: Shoe | None, version: str) -> str:
     Kept for a while under that state: the pages that reconnect together (after a
     restart or a network blip, a few hundred to a table) and the push of the same
     state cost one render between all processes, not one each."""
-    key = f"table-live:{table.pk}:{version}:{cards_state(shoe)}:{_look(table)}"
+    key = f"table-live:{table.pk}:{version}:{_look(table)}"
     if (html := recent_live.get(key)) is not None:
         return html
     with contextlib.suppress(Exception):  # a cache that is down only costs a render
@@ -225,18 +225,10 @@ def _delta_context(table: Table, shoe: Shoe | None, version: str, since: str, ba
     }
 
 
-def cards_state(shoe: Shoe | None) -> str:
-    """What the card authentication panel and the game info show of a shoe besides its
-    rounds: whether it has ended, and how many of its cards are revealed (the burn and
-    the reveal at the end change these and no round). A rendered live part is kept, and
-    a state pushed, under this as well as the page's version."""
-    return f"{shoe.state}:{shoe.revealed}" if shoe else ""
-
-
 def _odds_pending(version: str) -> bool:
     """Whether the odds of the shoe's last round are still being computed: the version
     names the last round and the last round with its odds."""
-    _, last, _, odds_after = (int(part) for part in version.split(":"))
+    _, last, _, odds_after = (int(part) for part in version.split(":")[:4])
     return odds_after < last
 
 

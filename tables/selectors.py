@@ -116,23 +116,32 @@ def shoe_version(shoe: Shoe | None) -> str:
 
 
 def table_version(shoe: Shoe | None) -> str:
-    """:func:`shoe_version` and the last round whose odds are stored: a table page
-    also shows the odds, which arrive after their round."""
+    """:func:`shoe_version`, the last round whose odds are stored (a table page also
+    shows the odds, which arrive after their round) and :func:`cards_version`:
+    "shoe:round:voided:odds:cards"."""
     if shoe is None:
-        return "0:0:0:0"
+        return "0:0:0:0:0"
     odds = shoe.rounds.filter(odds__isnull=False).aggregate(last=Max("number"))["last"] or 0
-    return f"{shoe_version(shoe)}:{odds}"
+    return f"{shoe_version(shoe)}:{odds}:{cards_version(shoe)}"
+
+
+def cards_version(shoe: Shoe) -> int:
+    """What a table page shows of a shoe besides its rounds, as one number that only
+    grows: the cards revealed (the burn, each round's cards, the rest at the end) and
+    whether the shoe has ended. A burn or a reveal changes no round, yet a page that
+    missed its push must see from its version that it is behind."""
+    return shoe.revealed * 2 + (shoe.state != Shoe.State.OPEN)
 
 
 def table_version_of(shoe: Shoe | None, rounds: list[Round]) -> str:
     """:func:`table_version` of rounds already loaded (every round of ``shoe``, with
     their number, voided flag and odds): no query of its own."""
     if shoe is None:
-        return "0:0:0:0"
+        return "0:0:0:0:0"
     last = max((r.number for r in rounds), default=0)
     voided = sum(1 for r in rounds if r.voided)
     odds = max((r.number for r in rounds if r.odds is not None), default=0)
-    return f"{shoe.number}:{last}:{voided}:{odds}"
+    return f"{shoe.number}:{last}:{voided}:{odds}:{cards_version(shoe)}"
 
 
 # What a lobby card needs of a round: number, winner, banker pair, player pair, voided.

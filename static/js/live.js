@@ -1,7 +1,8 @@
 // Live updates. The server pushes fragments rendered by the page's own templates and
 // htmx swaps each top-level element in (hx-ws: by id, or as its hx-swap-oob says).
 //
-// Versions are "shoe:round:voided:odds". Every pushed element carries the version it
+// Versions are "shoe:round:voided:odds:cards" (cards: a number that grows as the shoe's
+// cards are revealed, the burn and the reveal at its end included). Every pushed element carries the version it
 // was rendered at. A push is either the whole live part, or a delta for the pages that
 // show version `since` (its elements carry data-since): the history's new rows and the
 // roads' new marks to add, and the parts that changed. A table page shows the rounds
@@ -40,7 +41,8 @@
     });
     var info = document.getElementById("game-info"), odds = document.getElementById("odds");
     if (info && odds && odds.dataset.version) {
-      have[info.dataset.table] = info.dataset.version.split(":").slice(0, 3).concat(odds.dataset.version.split(":")[3] || "0").join(":");
+      var parts = info.dataset.version.split(":");
+      have[info.dataset.table] = parts.slice(0, 3).concat(odds.dataset.version.split(":")[3] || "0", parts[4] || "0").join(":");
     }
     return have;
   }

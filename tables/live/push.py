@@ -85,7 +85,7 @@ def publish_table(
         shoe = selectors.shoe_find(table=table, which="current")
         version = selectors.table_version(shoe)
         if coalesce:
-            claim = f"pushed:{table_id}:{version}:{fragments.cards_state(shoe)}"
+            claim = f"pushed:{table_id}:{version}"
             if not cache.add(claim, True, timeout=3600):
                 return
         if watched[group]:

@@ -20,7 +20,7 @@ from .clock import Clock
 MAX_BYTES = 16 * 1024  # a lobby of a few hundred tables says what it shows in less
 MAX_TABLES = 500
 SLUG = re.compile(r"[-a-zA-Z0-9_]{1,50}")
-VERSION = re.compile(r"[0-9]{1,19}(:[0-9]{1,19}){2,3}")  # shoe:round:voided[:odds]
+VERSION = re.compile(r"[0-9]{1,19}(:[0-9]{1,19}){2,4}")  # shoe:round:voided[:odds[:cards]]
 
 
 class Malformed(ValueError):

@@ -9,6 +9,7 @@ import pytest
 from django.test import Client
 
 from tables import fragments, selectors
+from tables.live import consumers
 from tables.models import Shoe
 
 from ..conftest import Dealer
@@ -84,9 +85,14 @@ def test_the_burn_and_the_reveal_reach_the_pages_though_no_round_changed(auth_de
     before = fragments.table_push_html(table, shoe, version, since=version)
     burned(auth_dealer, deck)
     shoe.refresh_from_db()
-    after = fragments.table_push_html(table, shoe, selectors.table_version(shoe), since=version)
-    assert selectors.table_version(shoe) == version and "not turned yet" in before
-    assert "3♥ · 3 burned" in after, "a live part kept for the version alone would show the shoe unburned"
+    burned_version = selectors.table_version(shoe)
+    after = fragments.table_push_html(table, shoe, burned_version, since=version)
+    assert burned_version.split(":")[:4] == version.split(":")[:4] and "not turned yet" in before
+    assert "3♥ · 3 burned" in after, "a live part kept for the rounds alone would show the shoe unburned"
+    assert "3♥ · 3 burned" in consumers.table_missed("baccarat-1", version), "a page offline during the burn resyncs"
+    assert consumers.table_missed("baccarat-1", burned_version) == ""
+    assert auth_dealer.post("shoes/current/end", {}).status_code == 200
+    assert consumers.table_missed("baccarat-1", burned_version) != "", "and one offline when the shoe ended"
 
 
 def test_an_unauthenticated_shoe_says_so_and_has_no_cards(open_dealer: Dealer, client: Client) -> None:

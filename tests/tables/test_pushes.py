@@ -97,7 +97,7 @@ def test_a_round_pushes_at_most_10_kib_to_a_page_showing_an_80_round_shoe_and_3_
     [last] = dealt(table, cards, 1)  # round 81, pushed while its odds are computed
     shoe, version = state(table)
     delta = fragments.table_push_html(table, shoe, version, since=since)
-    assert 'data-since="1:80:0:80"' in delta and 'id="history"' not in delta  # a delta, not the whole part
+    assert 'data-since="1:80:0:80:0"' in delta and 'id="history"' not in delta  # a delta, not the whole part
     assert len(delta.encode()) <= 10 * 1024
     whole = fragments.table_push_html(table, shoe, version, since=None)
     assert 'id="history"' in whole and len(whole.encode()) <= 32 * 1024  # a resync: 69 KiB before
@@ -225,9 +225,9 @@ async def test_an_open_page_gets_the_whole_part_then_the_changes_of_each_round()
     assert 'id="odds"' in first_odds and 'id="history"' not in first_odds
     await database_sync_to_async(record)(table, BANKER)
     second = await page.receive_from(timeout=5)
-    assert 'data-since="1:1:0:0"' in second and 'id="history"' not in second  # since the round's push
+    assert 'data-since="1:1:0:0:0"' in second and 'id="history"' not in second  # since the round's push
     # A page that missed it asks for what it lacks, and gets the whole part.
-    await page.send_to(text_data=json.dumps({"have": {"baccarat-1": "1:1:0:1"}}))
+    await page.send_to(text_data=json.dumps({"have": {"baccarat-1": "1:1:0:1:0"}}))
     while "data-since" in (resync := await page.receive_from(timeout=5)) or 'id="history"' not in resync:
         pass  # the odds of round 2 may come first
     assert 'id="history"' in resync
@@ -280,5 +280,5 @@ def test_the_version_of_loaded_rounds_is_the_version_the_database_gives(baccarat
     services.round_void(round_=rounds[1], reason="card dropped", user=None)
     shoe = selectors.shoe_find(table=table, which="current")
     odds_after = max(r.number for r in shoe.rounds.all() if r.odds is not None)
-    expected = f"1:7:1:{odds_after}"  # shoe 1, 7 rounds, 1 voided, the last with its odds stored
+    expected = f"1:7:1:{odds_after}:0"  # shoe 1, 7 rounds, 1 voided, the last with its odds stored, no card revealed
     assert selectors.table_version_of(shoe, list(shoe.rounds.all())) == selectors.table_version(shoe) == expected

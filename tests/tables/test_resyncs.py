@@ -27,7 +27,7 @@ def test_a_resync_request_names_the_version_of_each_table_the_page_shows() -> No
         ('{"have": {"baccarat-1": 3}}', None),
         ('{"have": {"baccarat-1": "3"}}', None),
         ('{"have": {"baccarat 1": "1:1:0:1"}}', None),
-        ('{"have": {"baccarat-1": "1:1:0:1:5"}}', None),
+        ('{"have": {"baccarat-1": "1:1:0:1:5:2"}}', None),
         (json.dumps({"have": {}, "pad": "x" * MAX_BYTES}), None),
     ],
 )
