@@ -42,8 +42,8 @@ class Pattern:
 
 
 PATTERNS = (
-    Pattern("long_banker", "Long Banker", None, None, "BBBB"),
-    Pattern("long_player", "Long Player", None, None, "PPPP"),
+    Pattern("long_banker", "Long Banker", None, None, "PBBBB"),
+    Pattern("long_player", "Long Player", None, None, "BPPPP"),
     Pattern("one_lounge_two_rooms_banker", "1 Lounge 2 Rooms (Banker)", None, None, "BPPBPP"),
     Pattern("one_lounge_two_rooms_player", "1 Lounge 2 Rooms (Player)", None, None, "PBBPBB"),
     Pattern("big_road_single", "Big Road Single", None, None, "BPBP"),
