@@ -27,7 +27,7 @@ from dataclasses import dataclass, replace
 from typing import NamedTuple
 
 from .engine import Roads
-from .entries import ROWS, Color, Winner
+from .entries import ROWS, Color, RoadRound, Winner
 
 CELL = 20  # SVG units per grid cell
 ROAD_TITLES = {
@@ -74,6 +74,7 @@ class Board:
     alt: str = ""  # the road in words, for a screen reader
     drawn_from: int | None = None  # the first column whose marks are drawn (None: the first in view)
     marked: tuple[int, int] | None = None  # (col, row) of the cell a review or a receipt points at
+    rows: int = ROWS  # the rows in view from the top: all six but in a good road's picture
 
     @property
     def marked_at(self) -> tuple[int, int] | None:
@@ -86,7 +87,7 @@ class Board:
 
     @property
     def view(self) -> str:
-        return f"{self.first * CELL} 0 {self.columns * CELL} {ROWS * CELL}"
+        return f"{self.first * CELL} 0 {self.columns * CELL} {self.rows * CELL}"
 
     @property
     def marks_html(self) -> str:
@@ -213,6 +214,17 @@ def _big_road_alt(roads: Roads) -> str:
         f"Big Road: {_plural(len(columns), 'column')}, {_plural(ties, 'tie')}; "
         f"newest column {winner}, {len(newest)} in a row."
     )
+
+
+def pattern_pictures(examples: Iterable[str]) -> list[Board]:
+    """Good roads' example shoes (``"BPPBPP"``) as the Big Road draws them, each with its
+    columns and no more in view, all as deep as the deepest (no empty rows below): the
+    small pictures beside the patterns in the lobby's good road settings."""
+    shoes = [Roads.of([RoadRound.parse(char, i) for i, char in enumerate(text)]) for text in examples]
+    boards = [big_road(roads, whole=True) for roads in shoes]
+    rows = max((mark.row + 1 for board in boards for mark in board.marks), default=ROWS)
+    # No room kept for a next round: a picture has no asks.
+    return [replace(board, columns=board.columns - 1, rows=rows, asks=()) for board in boards]
 
 
 def derived_road(roads: Roads, name: str, *, columns: int = 30, whole: bool = False) -> Board:

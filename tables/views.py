@@ -1,11 +1,13 @@
 from __future__ import annotations
 
+import functools
+
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.cache import cache_control
 
 from roads import svg
-from roads.patterns import PATTERN_NAMES
+from roads.patterns import PATTERN_NAMES, PATTERNS, Pattern
 from roads.selectors import roads_of
 from roads.svg import ROAD_TITLES
 
@@ -22,8 +24,15 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "patterns": list(PATTERN_NAMES.items()),
         "good_only": request.GET.get("good") == "1",
         "pattern": request.GET.get("pattern", ""),
+        "road_settings": _pattern_pictures(),
     }
     return render(request, "tables/lobby.html", context)
+
+
+@functools.cache
+def _pattern_pictures() -> list[tuple[Pattern, svg.Board]]:
+    """Each good road with its example drawn as a Big Road: the same for every lobby."""
+    return list(zip(PATTERNS, svg.pattern_pictures(p.example for p in PATTERNS), strict=True))
 
 
 def lobby_screen(request: HttpRequest) -> HttpResponse:

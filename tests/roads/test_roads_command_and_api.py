@@ -77,6 +77,7 @@ def test_a_missing_file_is_a_clear_error() -> None:
 
 
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}  # a Player win
+BANKER = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}  # a Banker natural
 
 
 def test_the_api_serves_the_current_and_numbered_shoes_roads_without_voided_rounds(
@@ -129,3 +130,14 @@ def test_the_table_page_draws_all_five_roads_as_svg_and_tells_what_a_mark_stands
     # Hovering a mark asks what it stands for: the Big Road's first ring is round 1.
     tip = client.get("/tables/baccarat-1/tip/", {"shoe": 1, "road": "big_road", "col": 0, "row": 0, "v": "1:4:0"})
     assert "Round 1</b>" in tip.content.decode() and "Player wins 9–3" in tip.content.decode()
+
+
+def test_the_command_and_the_api_report_the_asian_lobbies_good_roads(client, baccarat_1) -> None:
+    done = roads_command('["B", "P", "P", "B", "B", "B", "T", "P", "P", "P", "P"]')  # 1, 2, 3, 4
+    assert json.loads(done.stdout)["good_roads"] == ["long_player", "slope_road"]
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    for cards in (SEED, BANKER, SEED, BANKER, SEED):  # P B P B P
+        services.round_record(table=table, **cards)
+    roads = client.get("/api/tables/baccarat-1/roads").json()
+    assert roads["good_roads"] == ["big_road_single", "player_always_jumps"]

@@ -166,3 +166,10 @@ def test_each_road_says_in_words_what_it_shows() -> None:
     assert svg.derived_road(roads, "big_eye_road").alt == "Big Eye Road: 3 marks, 1 red, 2 blue; newest blue."
     assert svg.big_road(roads_of("TT")).alt == "Big Road: no Banker or Player win yet, 2 ties."
     assert svg.derived_road(roads_of(""), "small_road").alt == "Small Road: no marks yet."
+
+
+def test_good_road_pictures_show_their_example_s_columns_as_deep_as_the_deepest_and_ask_nothing() -> None:
+    single, slope = svg.pattern_pictures(["BPBPBP", "BPPBBBPPPP"])
+    assert single.view == "0 0 120 80" and slope.view == "0 0 80 80"  # 6 and 4 columns, 4 rows
+    assert marks(draw(slope), "ring-P") == [(1, 0), (1, 1), (3, 0), (3, 1), (3, 2), (3, 3)]
+    assert single.asks == slope.asks == ()

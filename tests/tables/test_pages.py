@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import re
 from unittest import mock
 
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
+from roads.patterns import PATTERNS
 from tables import fragments, selectors, services, tasks
 from tables.live import consumers
 from tables.models import Table
 from tests.road_marks import marks
 
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+PLAYER_WIN = SEED
+BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
 
 
 def test_the_lobby_lists_tables_with_their_latest_rounds(client: Client, baccarat_1) -> None:
@@ -24,8 +28,9 @@ def test_the_lobby_lists_tables_with_their_latest_rounds(client: Client, baccara
     services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
     page = client.get("/").content.decode()
     assert "Baccarat 1" in page and "Baccarat 2" in page
-    assert len(marks(page, "bead-P")) == 2  # the compact Bead Plate
-    assert len(marks(page, "ring-P")) == 2  # and Big Road
+    cards = page[page.index('id="lobby-grid"') :]  # after the good road settings' pictures
+    assert len(marks(cards, "bead-P")) == 2  # the compact Bead Plate
+    assert len(marks(cards, "ring-P")) == 2  # and Big Road
     assert '<span class="c-B">0</span> · <span class="c-P">2</span> · <span class="c-T">0</span>' in page
     assert "Anna" in page
 
@@ -83,6 +88,34 @@ def test_lobby_cards_show_good_roads_and_are_highlighted(client: Client, baccara
     page = client.get("/").content.decode()
     assert 'class="table-card has-good-road"' in page
     assert 'data-good-roads="long_banker"' in page and ">Long Banker</span>" in page
+
+
+def test_lobby_cards_show_the_asian_lobbies_good_roads_too(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    for banker in (True, False, True, False, True):  # B P B P B: Big Road Single, Banker Always Jumps
+        services.round_record(table=table, **(BANKER_NATURAL if banker else PLAYER_WIN))
+    page = client.get("/").content.decode()
+    assert 'data-good-roads="big_road_single banker_always_jumps"' in page
+    assert '<span class="badge" data-pattern="banker_always_jumps">Banker Always Jumps</span>' in page
+    assert '<option value="slope_road">Slope Road</option>' in page  # the filter offers all twelve
+    table_page = client.get("/tables/baccarat-1/").content.decode()
+    assert 'data-pattern="banker_always_jumps">Banker Always Jumps</span>' in table_page
+
+
+def test_the_lobby_s_good_road_settings_switch_each_of_the_twelve_patterns_with_a_picture_of_it(
+    client: Client, db: None
+) -> None:
+    page = client.get("/").content.decode()
+    settings = page[page.index('<details class="road-settings"') : page.index("</details>")]
+    switches = re.findall(r'<input type="checkbox" data-pattern="(\w+)" checked>', settings)
+    assert switches == [p.key for p in PATTERNS]
+    assert "name=" not in settings  # a switch is no part of the filter's query
+    # Each picture is its example drawn as a Big Road: Slope Road's 1, 2, 3, 4.
+    slope = settings[settings.index('data-pattern="slope_road"') :]
+    slope = slope[: slope.index("</svg>")]
+    assert 'viewBox="0 0 80 80"' in slope  # 4 columns, 4 rows: no empty rows below
+    assert "Big Road: 4 columns, 0 ties; newest column Player, 4 in a row." in slope
 
 
 def test_the_lobby_screen_lists_every_table_without_controls(client: Client, baccarat_1) -> None:
