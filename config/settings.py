@@ -70,6 +70,8 @@ MIDDLEWARE = [
     "tables.api.json_method_not_allowed",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.locale.LocaleMiddleware",
+    "tables.middleware.language_from_url",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -89,6 +91,7 @@ TEMPLATES = [
         "OPTIONS": {
             "context_processors": [
                 "django.template.context_processors.request",
+                "django.template.context_processors.i18n",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
             ],
@@ -209,7 +212,22 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
-LANGUAGE_CODE = "en-us"
+# The languages of baccarat's players: a page's comes from ?lang= (screens without a
+# keyboard), then Django's language cookie (the switch on every page), then the browser's
+# Accept-Language. The API stays English. Catalogues: tables/locale (the pages' templates
+# and the tables app) and roads/locale, compiled .mo files shipped so no install needs gettext.
+LANGUAGE_CODE = "en"
+LANGUAGES = [
+    ("en", "English"),
+    ("zh-hans", "简体中文"),
+    ("zh-hant", "繁體中文"),
+    ("ko", "한국어"),
+    ("vi", "Tiếng Việt"),
+    ("th", "ไทย"),
+]
+LOCALE_PATHS = [BASE_DIR / "tables" / "locale"]
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = env("TIME_ZONE", "UTC")
 USE_I18N = True
 USE_TZ = True

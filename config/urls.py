@@ -16,6 +16,7 @@ urlpatterns = [
     path("favicon.ico", favicon),
     path("admin/", admin.site.urls),
     path("api/", api.urls),
+    path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switch on every page
     path("", include("tables.urls")),
 ]
 

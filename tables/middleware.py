@@ -8,7 +8,9 @@ from collections.abc import Callable
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
-from django.http import HttpRequest, HttpResponseBase
+from django.conf import settings
+from django.http import HttpRequest, HttpResponseBadRequest, HttpResponseBase
+from django.utils import translation
 from django.utils.decorators import sync_and_async_middleware
 
 ResponseChange = Callable[[HttpRequest, HttpResponseBase], HttpResponseBase]
@@ -32,3 +34,50 @@ def response_middleware(change: ResponseChange) -> Callable[[Any], Any]:
         return handle_sync
 
     return middleware
+
+
+RequestCheck = Callable[[HttpRequest], HttpResponseBase | None]
+
+
+def request_middleware(check: RequestCheck) -> Callable[[Any], Any]:
+    """A middleware that runs ``check`` on every request first: a response it returns
+    answers the request instead of the view."""
+
+    @sync_and_async_middleware
+    def middleware(get_response: Any) -> Any:
+        if iscoroutinefunction(get_response):
+
+            async def handle(request: HttpRequest) -> HttpResponseBase:
+                return check(request) or await get_response(request)
+
+            return markcoroutinefunction(handle)
+
+        def handle_sync(request: HttpRequest) -> HttpResponseBase:
+            return check(request) or get_response(request)
+
+        return handle_sync
+
+    return middleware
+
+
+def _url_language(request: HttpRequest) -> HttpResponseBase | None:
+    """``?lang=zh-hant`` sets the page's language, over the cookie and the browser's: a
+    table display or a lobby wall has no keyboard to switch with. Only for this request
+    (a link shared with it changes nobody's choice); an unknown language is a 400 that
+    names the ones there are, so whoever sets a screen up sees the mistake at once."""
+    asked = request.GET.get("lang")
+    if asked is None:
+        return None
+    try:
+        code = translation.get_supported_language_variant(asked)
+    except LookupError:
+        known = ", ".join(code for code, _ in settings.LANGUAGES)
+        return HttpResponseBadRequest(
+            f"lang: {asked!r} is not a language of this site (one of {known})", content_type="text/plain; charset=utf-8"
+        )
+    translation.activate(code)
+    request.LANGUAGE_CODE = code
+    return None
+
+
+language_from_url = request_middleware(_url_language)

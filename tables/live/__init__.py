@@ -16,11 +16,11 @@ a table's pages show, and :func:`odds_changed` once a round's odds are stored. I
 
 from __future__ import annotations
 
-from .groups import LOBBY_GROUP, PUSH, push_message, table_group
+from .groups import PUSH, lobby_group, push_message, table_group
 from .scheduler import Scheduler, install, scheduler
 
 __all__ = [
-    "LOBBY_GROUP", "PUSH", "Scheduler", "install", "odds_changed", "push_message", "scheduler", "table_changed",
+    "PUSH", "Scheduler", "install", "lobby_group", "odds_changed", "push_message", "scheduler", "table_changed",
     "table_group",
 ]  # fmt: skip
 

@@ -15,14 +15,16 @@ import contextvars
 import logging
 from collections.abc import Callable
 from typing import Any, TypeVar
+from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
+from django.utils import translation
 
 from .. import fragments, selectors
 from ..models import Table
-from .groups import LOBBY_GROUP, table_group
+from .groups import lobby_group, table_group
 from .resyncs import Malformed, Pacer, resync_request
 from .scheduler import scheduler
 
@@ -42,6 +44,7 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
 
     channel_layer_alias = NO_CHANNEL
     group = ""
+    language = settings.LANGUAGE_CODE  # the page's (its ?lang=): its pushes and resyncs come in it
     joined = False  # reached by its group's pushes (from a successful join on)
     serving: asyncio.Task[None] | None = None  # the task that serves the page
     dropped = False  # too slow: its serving task was cancelled
@@ -140,8 +143,29 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
         self.waiting = None
         await self.resync()
 
+    def asked_language(self) -> str | None:
+        """The language the page is in (``?lang=`` on its socket's address, the default
+        without one); None for one this site has not."""
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        asked = query.get("lang", [settings.LANGUAGE_CODE])[-1]
+        try:
+            return translation.get_supported_language_variant(asked)
+        except LookupError:
+            return None
+
+    async def open_in_language(self, group: Callable[[str], str]) -> None:
+        """Join the page's group of its language (``group(language)``) and accept; a
+        page in a language this site has not is closed as malformed."""
+        language = self.asked_language()
+        if language is None:
+            log.info("closing a socket: unknown language in %r", self.scope.get("query_string"))
+            await self.close(code=CLOSE_MALFORMED)
+            return
+        self.language, self.group = language, group(language)
+        await self.open()
+
     async def resync(self) -> None:
-        html = await database_sync_to_async(in_own_context)(self.missed, self.asked)
+        html = await database_sync_to_async(in_own_context)(self.missed, self.asked, self.language)
         if html:
             self.push(html)
 
@@ -156,29 +180,31 @@ class TableConsumer(FragmentConsumer):
         if not await database_sync_to_async(Table.objects.filter(slug=self.slug).exists)():
             await self.close(code=4404)
             return
-        self.group = table_group(self.slug)
-        await self.open()
+        await self.open_in_language(lambda language: table_group(self.slug, language))
 
     def missed(self, have: dict[str, str]) -> str:
         return table_missed(self.slug, have.get(self.slug))
 
 
 class LobbyConsumer(FragmentConsumer):
-    group = LOBBY_GROUP
-
     async def connect(self) -> None:
-        await self.open()
+        await self.open_in_language(lobby_group)
 
     def missed(self, have: dict[str, str]) -> str:
         return lobby_missed(have)
 
 
-def in_own_context(work: Callable[[_T], str], argument: _T) -> str:
-    """``work(argument)`` in a context of its own, as an HTTP request has: what Django keeps
-    per context (a client of the cache) is made for this call and dropped after it,
-    instead of staying with the page's socket for as long as the page is open (about
-    13 KiB a page with Redis)."""
-    return contextvars.copy_context().run(work, argument)
+def in_own_context(work: Callable[[_T], str], argument: _T, language: str) -> str:
+    """``work(argument)`` in ``language``, in a context of its own, as an HTTP request
+    has: what Django keeps per context (a client of the cache) is made for this call and
+    dropped after it, instead of staying with the page's socket for as long as the page
+    is open (about 13 KiB a page with Redis)."""
+    return contextvars.copy_context().run(_in_language, work, argument, language)
+
+
+def _in_language(work: Callable[[_T], str], argument: _T, language: str) -> str:
+    with translation.override(language):
+        return work(argument)
 
 
 def table_missed(slug: str, version: str | None) -> str:

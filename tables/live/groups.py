@@ -1,8 +1,11 @@
-"""Names of the push groups (one per table, and the lobby) and the message a push sends."""
+"""Names of the push groups (a table's pages, and the lobby's, in each language) and the
+message a push sends. A push is rendered once per language some page shows, so a page
+joins its table's (or the lobby's) group of its own language."""
 
 from __future__ import annotations
 
-LOBBY_GROUP = "lobby"
+from django.conf import settings
+
 PUSH = "fragments.push"  # a push's message type on the channel layer
 
 
@@ -11,5 +14,14 @@ def push_message(group: str, html: str) -> dict[str, str]:
     return {"type": PUSH, "group": group, "html": html}
 
 
-def table_group(slug: str) -> str:
-    return f"table.{slug}"
+def languages() -> list[str]:
+    """The languages a page may be in (settings.LANGUAGES)."""
+    return [code for code, _ in settings.LANGUAGES]
+
+
+def table_group(slug: str, language: str = settings.LANGUAGE_CODE) -> str:
+    return f"table.{slug}.{language}"
+
+
+def lobby_group(language: str = settings.LANGUAGE_CODE) -> str:
+    return f"lobby.{language}"

@@ -1,9 +1,9 @@
 """Render a table's fragments and send them to the pages that show it.
 
 Called only after a transaction commits, from a background job. The fragments are
-rendered once, by the pages' own templates, and sent to the table's group and the
-lobby. A failed push is logged and dropped: the database is the truth and a page that
-reconnects resyncs.
+rendered once for each language some page shows them in, by the pages' own templates,
+and sent to the table's group and the lobby's of that language. A failed push is logged
+and dropped: the database is the truth and a page that reconnects resyncs.
 """
 
 from __future__ import annotations
@@ -18,11 +18,12 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.core.cache import cache
+from django.utils import translation
 
 from .. import fragments, selectors
 from ..models import Shoe, Table
 from . import presence
-from .groups import LOBBY_GROUP, push_message, table_group
+from .groups import languages, lobby_group, push_message, table_group
 
 log = logging.getLogger(__name__)
 
@@ -30,8 +31,15 @@ SEND_SECONDS = 10  # a send that takes longer is dropped (pages resync)
 PUSHED_SECONDS = 3600  # the state a table's pages were last pushed, for the next push's delta
 
 
-def _pushed_key(table_id: int) -> str:
-    return f"pushed-version:{table_id}"
+def _pushed_key(table_id: int, language: str) -> str:
+    return f"pushed-version:{table_id}:{language}"
+
+
+def watched_groups(slug: str) -> dict[str, bool]:
+    """Whether some page shows each of the table's groups and the lobby's, in every
+    language (one look at the cache)."""
+    groups = [g for language in languages() for g in (table_group(slug, language), lobby_group(language))]
+    return presence.watched(*groups)
 
 
 class Sender:
@@ -77,9 +85,8 @@ def publish_table(
     claim = None
     try:
         table = Table.objects.get(pk=table_id)
-        group = table_group(table.slug)
-        if watched is None or group not in watched:  # not looked yet, or the slug changed since
-            watched = presence.watched(group, LOBBY_GROUP)
+        if watched is None or table_group(table.slug) not in watched:  # not looked yet, or the slug changed since
+            watched = watched_groups(table.slug)
         if not any(watched.values()):
             return  # no page shows this table: nothing to render
         shoe = selectors.shoe_find(table=table, which="current")
@@ -88,12 +95,15 @@ def publish_table(
             claim = f"pushed:{table_id}:{version}"
             if not cache.add(claim, True, timeout=3600):
                 return
-        if watched[group]:
-            sender.send(group, push_message(group, _table_push(table, shoe, version)))
-        else:
-            forget_pushed(table_id)
-        if watched[LOBBY_GROUP]:
-            sender.send(LOBBY_GROUP, push_message(LOBBY_GROUP, fragments.lobby_card_html(table)))
+        for language in languages():
+            group, lobby = table_group(table.slug, language), lobby_group(language)
+            with translation.override(language):
+                if watched[group]:
+                    sender.send(group, push_message(group, _table_push(table, shoe, version)))
+                else:
+                    forget_pushed(table_id, [language])
+                if watched[lobby]:
+                    sender.send(lobby, push_message(lobby, fragments.lobby_card_html(table)))
     except Exception:
         log.warning("live push for table %s failed", table_id, exc_info=True)
         if claim:
@@ -101,23 +111,23 @@ def publish_table(
                 cache.delete(claim)  # let a later push of this state try again
 
 
-def forget_pushed(table_id: int) -> None:
-    """No page shows the table: the next push goes whole, to pages that open meanwhile
-    (they resync on their own, but a delta from a state they never had would make them
-    ask again)."""
+def forget_pushed(table_id: int, in_languages: list[str] | None = None) -> None:
+    """No page shows the table (in these languages; all, by default): the next push goes
+    whole, to pages that open meanwhile (they resync on their own, but a delta from a
+    state they never had would make them ask again)."""
     with contextlib.suppress(Exception):
-        cache.delete(_pushed_key(table_id))
+        cache.delete_many([_pushed_key(table_id, language) for language in in_languages or languages()])
 
 
 def _table_push(table: Table, shoe: Shoe | None, version: str) -> str:
     """What the table's pages get: only what changed since the state pushed last, which
     they show (or the whole live part; with the cache down, always the whole part)."""
-    since = None
+    since, key = None, _pushed_key(table.pk, translation.get_language())
     with contextlib.suppress(Exception):
-        since = cache.get(_pushed_key(table.pk))
+        since = cache.get(key)
     html = fragments.table_push_html(table, shoe, version, since=since)
     with contextlib.suppress(Exception):
-        cache.set(_pushed_key(table.pk), version, timeout=PUSHED_SECONDS)
+        cache.set(key, version, timeout=PUSHED_SECONDS)
     return html
 
 
@@ -127,8 +137,11 @@ def publish_odds(table_id: int, *, sender: Sender) -> None:
     never raises."""
     try:
         table = Table.objects.get(pk=table_id)
-        group = table_group(table.slug)
-        if presence.watched(group)[group]:
-            sender.send(group, push_message(group, fragments.table_odds_html(table)))
+        groups = {language: table_group(table.slug, language) for language in languages()}
+        watched = presence.watched(*groups.values())
+        for language, group in groups.items():
+            if watched[group]:
+                with translation.override(language):
+                    sender.send(group, push_message(group, fragments.table_odds_html(table)))
     except Exception:
         log.warning("odds push for table %s failed", table_id, exc_info=True)

@@ -16,10 +16,9 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 
-from . import presence, push
+from . import push
 from .clock import Clock, SystemClock
 from .fanout import Fanout
-from .groups import LOBBY_GROUP, table_group
 from .jobs import InlineRunner, Runner, ThreadRunner
 
 
@@ -69,7 +68,7 @@ class Scheduler:
         push.publish_table(table_id, sender=self.sender, coalesce=coalesce, watched=watched)
 
     def _publish_queued(self, table_id: int) -> None:
-        watched = presence.watched(table_group(self._slugs[table_id]), LOBBY_GROUP)
+        watched = push.watched_groups(self._slugs[table_id])
         if not any(watched.values()):
             self._done(table_id)  # no page to push to: a page that opens resyncs
             push.forget_pushed(table_id)

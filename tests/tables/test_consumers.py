@@ -138,7 +138,7 @@ async def test_the_odds_of_a_round_follow_its_fragments_with_the_page_version() 
 async def test_a_page_that_missed_only_the_odds_gets_them_on_reconnect() -> None:
     table = await table_with_shoe()
     await record(table)
-    shown = ":".join((await page_version(table)).split(":")[:3] + ["0", "0"])  # the round, not yet its odds
+    shown = ":".join([*(await page_version(table)).split(":")[:3], "0", "0"])  # the round, not yet its odds
     page = await connected("/ws/tables/baccarat-1/")
     await page.send_to(text_data=json.dumps({"have": {"baccarat-1": shown}}))
     assert "after round 1" in await page.receive_from(timeout=5)

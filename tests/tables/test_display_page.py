@@ -35,7 +35,7 @@ def test_the_display_shows_the_tables_name_limits_roads_counts_and_last_round(cl
     assert marks(page, "ring-P") == [(0, 0)] and marks(page, "ring-B") == [(1, 0)]
     assert all(f'id="road-{name}"' in page for name in fragments.TABLE_ROADS)
     assert "Banker wins" in page  # the last round, whose cards show beside it
-    assert 'ws-connect="/ws/tables/baccarat-1/"' in page  # the table page's own socket and group
+    assert 'ws-connect="/ws/tables/baccarat-1/?lang=en"' in page  # the table page's own socket and group
     assert "css/display.css" in page and "js/display.js" in page and "plotly" not in page
 
 

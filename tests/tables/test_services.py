@@ -16,7 +16,7 @@ from django.db import transaction
 
 from tables import live, services
 from tables.game.validation import IllegalRoundError
-from tables.live import Scheduler, presence, table_group
+from tables.live import Scheduler, lobby_group, presence, table_group
 from tables.live.fanout import Fanout
 from tables.live.presence import watched
 from tables.models import Round, Shoe
@@ -106,7 +106,7 @@ def fake_time() -> FakeTime:
 def test_a_recorded_round_is_pushed_to_its_table_and_the_lobby_after_commit(baccarat_1, listen) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
-    table_channel, lobby_channel = listen(table_group(table.slug)), listen("lobby")
+    table_channel, lobby_channel = listen(table_group(table.slug)), listen(lobby_group())
     recorded = services.round_record(table=table, **SEED)
     to_table, odds = table_channel.pending()  # the round's fragments, then its odds once computed
     [to_lobby] = lobby_channel.pending()
@@ -320,7 +320,7 @@ def test_a_burst_of_rounds_at_one_table_goes_out_as_one_push_of_the_latest_state
 def test_a_table_no_page_shows_renders_nothing_but_its_card_for_an_open_lobby(baccarat_1, listen) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
-    lobby = listen("lobby")
+    lobby = listen(lobby_group())
     with mock.patch("tables.fragments.table_live_html") as render:
         services.round_record(table=table, **SEED)
     assert render.call_count == 0
@@ -352,10 +352,10 @@ def test_a_table_no_page_shows_looks_for_pages_once_per_interval_and_a_page_that
     with mock.patch("tables.live.presence.watched", wraps=watched) as looks:
         for _ in range(3):
             services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
-        table_looks = [call for call in looks.call_args_list if call.args[1:] == (live.LOBBY_GROUP,)]
+        table_looks = [call for call in looks.call_args_list if live.lobby_group() in call.args]
         assert not table_looks, "rounds soon after a look wait out the interval"
         fake_time.advance(1.0)
-    table_looks = [call for call in looks.call_args_list if call.args[1:] == (live.LOBBY_GROUP,)]
+    table_looks = [call for call in looks.call_args_list if live.lobby_group() in call.args]
     assert len(table_looks) == 1, "a burst of rounds costs one look"
     channel = listen(table_group(table.slug))  # a page opens just after that look
     services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
@@ -372,7 +372,7 @@ def test_a_push_to_an_open_page_looks_for_pages_once(baccarat_1, listen) -> None
     channel = listen(table_group(table.slug))
     with mock.patch("tables.live.presence.watched", wraps=watched) as looks:
         services.round_record(table=table, **SEED)
-    table_looks = [call for call in looks.call_args_list if call.args[1:] == (live.LOBBY_GROUP,)]
+    table_looks = [call for call in looks.call_args_list if live.lobby_group() in call.args]
     assert len(table_looks) == 1
     assert 'data-version="1:1:0' in channel.pending()[-1]["html"]
 

@@ -1,0 +1,22 @@
+"""Template helpers every page uses."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import template
+from django.http import QueryDict
+
+register = template.Library()
+
+
+@register.simple_tag(takes_context=True)
+def path_without_lang(context: dict[str, Any]) -> str:
+    """The page's path and query without ``lang``: where the language switch brings the
+    reader back, in the language just picked (a ``?lang=`` would override it)."""
+    request = context.get("request")
+    if request is None:
+        return "/"
+    query: QueryDict = request.GET.copy()
+    query.pop("lang", None)
+    return f"{request.path}?{query.urlencode()}" if query else request.path
