@@ -1,0 +1,91 @@
+"""Issue 21: every language's catalogue translates every string the pages mark, with no
+entry left untranslated or fuzzy, and the compiled catalogues shipped beside them (a
+fresh install needs no gettext) say exactly what the catalogues say."""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+from django.utils.translation import to_locale
+
+from tests.servers import unavailable
+
+ROOT = Path(__file__).resolve().parents[2]
+APPS_WITH_CATALOGUES = ("tables", "roads")
+TRANSLATED = [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+PLACEHOLDER = re.compile(r"%\((\w+)\)[sd]|%[sd]")
+
+
+def catalogue(app: str, language: str, suffix: str = "po") -> Path:
+    return ROOT / app / "locale" / to_locale(language) / "LC_MESSAGES" / f"django.{suffix}"
+
+
+CATALOGUES = [(app, language) for app in APPS_WITH_CATALOGUES for language in TRANSLATED]
+IDS = [f"{app}-{language}" for app, language in CATALOGUES]
+
+
+def entries(po: polib.POFile | polib.MOFile) -> dict[tuple[str | None, str], object]:
+    return {
+        (e.msgctxt, e.msgid): (e.msgstr_plural and dict(e.msgstr_plural)) or e.msgstr
+        for e in po
+        if not e.obsolete and e.msgid
+    }
+
+
+@pytest.mark.parametrize(("app", "language"), CATALOGUES, ids=IDS)
+def test_every_entry_is_translated_and_none_is_fuzzy_or_obsolete(app: str, language: str) -> None:
+    po = polib.pofile(str(catalogue(app, language)))
+    assert len(po) > 0
+    assert [e.msgid for e in po.untranslated_entries()] == []
+    assert [e.msgid for e in po.fuzzy_entries()] == []
+    assert [e.msgid for e in po.obsolete_entries()] == []
+
+
+@pytest.mark.parametrize(("app", "language"), CATALOGUES, ids=IDS)
+def test_a_translation_keeps_the_placeholders_of_its_english(app: str, language: str) -> None:
+    wrong = []
+    for e in polib.pofile(str(catalogue(app, language))):
+        wanted = sorted(PLACEHOLDER.findall(e.msgid_plural or e.msgid))
+        for text in [e.msgstr, *e.msgstr_plural.values()] if e.msgstr_plural else [e.msgstr]:
+            if sorted(PLACEHOLDER.findall(text)) != wanted and not (e.msgstr_plural and not wanted):
+                wrong.append((e.msgid, text))
+    assert wrong == []
+
+
+@pytest.mark.parametrize(("app", "language"), CATALOGUES, ids=IDS)
+def test_the_shipped_compiled_catalogue_says_what_the_catalogue_says(app: str, language: str) -> None:
+    compiled = catalogue(app, language, "mo")
+    assert compiled.exists(), f"run manage.py compilemessages: {compiled} is missing"
+    assert entries(polib.mofile(str(compiled))) == entries(polib.pofile(str(catalogue(app, language))))
+
+
+def test_every_string_the_code_marks_is_in_every_catalogue(tmp_path: Path) -> None:
+    """makemessages, run on a copy of the project, finds no string the catalogues lack
+    (nor one they keep that the code no longer has)."""
+    if shutil.which("xgettext") is None:
+        unavailable("gettext is not installed (apt-get install gettext)")
+    for part in ("config", "tables", "roads", "templates", "manage.py"):
+        source = ROOT / part
+        if source.is_dir():
+            shutil.copytree(source, tmp_path / part, ignore=shutil.ignore_patterns("__pycache__", "*.mo"))
+        else:
+            shutil.copy(source, tmp_path / part)
+    environment = {**os.environ, "DATA_DIR": str(tmp_path / "data"), "DJANGO_SETTINGS_MODULE": "config.settings"}
+    environment.pop("DATABASE_URL", None)
+    environment.pop("REDIS_URL", None)
+    command = [sys.executable, "manage.py", "makemessages", "--no-obsolete", "--no-location"]
+    command += [f"--locale={to_locale(language)}" for language in TRANSLATED]
+    subprocess.run(command, cwd=tmp_path, env=environment, check=True, capture_output=True)
+    for app, language in CATALOGUES:
+        found = {(e.msgctxt, e.msgid) for e in polib.pofile(str(tmp_path / catalogue(app, language).relative_to(ROOT)))}
+        shipped = {(e.msgctxt, e.msgid) for e in polib.pofile(str(catalogue(app, language))) if not e.obsolete}
+        assert sorted(found - shipped, key=str) == [], f"{app} {language}: run makemessages and translate"
+        assert sorted(shipped - found, key=str) == [], f"{app} {language}: entries the code no longer has"

@@ -1,0 +1,70 @@
+"""Issue 21: a page's language comes from ?lang= (a screen without a keyboard), then the
+language cookie the switch on every page sets, then the browser's Accept-Language; the
+page says which (<html lang>, Content-Language) and the API stays English."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.test import Client
+
+from tables import services
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def table() -> None:
+    table, _ = services.table_create(slug="baccarat-1", name="Baccarat 1")
+    services.shoe_start(table=table)
+    services.round_record(table=table, player=["AH", "3S", "5D"], banker=["JC", "2H", "AD"])
+
+
+def html_lang(page: str) -> str:
+    return page.split("<html lang=", 1)[1].split(">", 1)[0].strip('"')
+
+
+@pytest.mark.parametrize(
+    ("accept", "language"),
+    [("zh-CN,zh;q=0.9", "zh-hans"), ("zh-TW", "zh-hant"), ("ko-KR,ko;q=0.8,en;q=0.5", "ko"), ("vi", "vi"),
+     ("th-TH", "th"), ("fr-FR", "en"), ("", "en")],
+)  # fmt: skip
+def test_the_browser_s_language_picks_the_page_s(client: Client, table: None, accept: str, language: str) -> None:
+    response = client.get("/tables/baccarat-1/", headers={"accept-language": accept})
+    assert html_lang(response.content.decode()) == language and response["Content-Language"] == language
+
+
+def test_the_switch_s_cookie_beats_the_browser_and_lang_in_the_address_beats_both(client: Client, table: None) -> None:
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ko"
+    assert html_lang(client.get("/", headers={"accept-language": "th"}).content.decode()) == "ko"
+    page = client.get("/tables/baccarat-1/display/?lang=zh-hant", headers={"accept-language": "th"})
+    assert html_lang(page.content.decode()) == "zh-hant" and 'ws-connect="/ws/tables/baccarat-1/?lang=zh-hant"' in (
+        page.content.decode()
+    )
+    assert html_lang(client.get("/").content.decode()) == "ko", "?lang= changes no one's choice"
+
+
+def test_the_switch_remembers_the_language_and_goes_back_to_the_page_without_lang(client: Client, table: None) -> None:
+    page = client.get("/tables/baccarat-1/?lang=vi&shoe=1").content.decode()
+    assert 'name="next" value="/tables/baccarat-1/?shoe=1"' in page
+    assert all(f'<option value="{code}" lang="{code}"' in page for code, _ in settings.LANGUAGES)
+    response = client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/tables/baccarat-1/?shoe=1"})
+    assert response.status_code == 302 and response["Location"] == "/tables/baccarat-1/?shoe=1"
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
+    assert html_lang(client.get("/tables/baccarat-1/").content.decode()) == "zh-hans"
+
+
+def test_an_unknown_lang_is_a_400_naming_the_languages_there_are(client: Client, table: None) -> None:
+    response = client.get("/tables/baccarat-1/display/?lang=klingon")
+    assert response.status_code == 400
+    assert response.content.decode() == (
+        "lang: 'klingon' is not a language of this site (one of en, zh-hans, zh-hant, ko, vi, th)"
+    )
+
+
+def test_the_api_stays_english_whatever_the_language(client: Client, table: None) -> None:
+    answer = client.get("/api/tables/baccarat-1/roads", headers={"accept-language": "zh-CN"})
+    assert answer.status_code == 200 and "good_roads" in answer.json()
+    refused = client.post("/api/tables/baccarat-1/rounds", {}, content_type="application/json", headers={
+        "accept-language": "zh-CN"})  # fmt: skip
+    assert refused.status_code in (401, 403) and all(ord(c) < 128 for c in refused.content.decode())
