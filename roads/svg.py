@@ -30,6 +30,8 @@ from .engine import Roads
 from .entries import ROWS, Color, RoadRound, Winner
 
 CELL = 20  # SVG units per grid cell
+# The roads' names in English, for the core's own use (a road's name is checked against
+# these); the pages show them translated (roads/labels.py).
 ROAD_TITLES = {
     "bead_plate": "Bead Plate",
     "big_road": "Big Road",
@@ -46,6 +48,44 @@ DERIVED_MARKS = {name: {c: f"{icon}-{c.value}" for c in Color} for name, icon in
 # Paint order: a cell's tie stripe over its ring, its pair dots over both.
 LAYERS = ("bead-B", "bead-P", "bead-T", "ring-B", "ring-P", "eye-red", "eye-blue", "dot-red", "dot-blue",
           "slash-red", "slash-blue", "tie", "pair-B", "pair-P")  # fmt: skip
+
+
+@dataclass(frozen=True, slots=True)
+class BeadPlateFacts:
+    """What the Bead Plate shows, for the sentence a screen reader reads (worded in the
+    page's language by roads/labels.py: the core holds no words)."""
+
+    rounds: int
+    banker: int
+    player: int
+    tie: int
+    banker_pairs: int
+    player_pairs: int
+    last: Winner | None  # the newest round's winner; None: no round yet
+
+
+@dataclass(frozen=True, slots=True)
+class BigRoadFacts:
+    """What the Big Road shows: its columns (of Banker or Player wins), its ties, and
+    its newest column's winner and depth."""
+
+    columns: int
+    ties: int
+    newest: Winner | None  # None: no Banker or Player win yet
+    depth: int
+
+
+@dataclass(frozen=True, slots=True)
+class DerivedFacts:
+    """What a derived road shows: its marks, how many red, and its newest mark's colour."""
+
+    name: str
+    marks: int
+    reds: int
+    newest: Color | None  # None: no mark yet
+
+
+RoadFacts = BeadPlateFacts | BigRoadFacts | DerivedFacts
 
 
 class Mark(NamedTuple):
@@ -71,7 +111,7 @@ class Board:
     first: int  # the first column in view
     marks: tuple[Mark, ...]
     asks: tuple[tuple[str, Mark], ...] = ()  # (B or P, the mark it would add), hidden until asked
-    alt: str = ""  # the road in words, for a screen reader
+    alt: RoadFacts | None = None  # what the road shows, worded for a screen reader by the shell
     drawn_from: int | None = None  # the first column whose marks are drawn (None: the first in view)
     marked: tuple[int, int] | None = None  # (col, row) of the cell a review or a receipt points at
     rows: int = ROWS  # the rows in view from the top: all six but in a good road's picture
@@ -135,10 +175,6 @@ def _window(max_col: int, columns: int, whole: bool) -> tuple[int, int]:
     return max(0, max_col + 2 - columns), columns
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}{'' if count == 1 else 's'}"
-
-
 def bead_plate(roads: Roads, *, columns: int = 14, whole: bool = False) -> Board:
     marks = []
     for cell in roads.bead_plate:
@@ -155,16 +191,17 @@ def bead_plate(roads: Roads, *, columns: int = 14, whole: bool = False) -> Board
     return Board("bead_plate", shown, first, tuple(marks), asks, _bead_plate_alt(roads))
 
 
-def _bead_plate_alt(roads: Roads) -> str:
+def _bead_plate_alt(roads: Roads) -> BeadPlateFacts:
     rounds = [cell.round for cell in roads.bead_plate]
-    if not rounds:
-        return "Bead Plate: no rounds yet."
     wins = {w: sum(r.winner is w for r in rounds) for w in Winner}
-    counts = (("banker", sum(r.banker_pair for r in rounds)), ("player", sum(r.player_pair for r in rounds)))
-    pairs = [_plural(count, f"{side} pair") for side, count in counts if count]
-    return (
-        f"Bead Plate: {_plural(len(rounds), 'round')}, Banker {wins[Winner.BANKER]}, Player {wins[Winner.PLAYER]}, "
-        f"Tie {wins[Winner.TIE]}; {', '.join(pairs) or 'no pairs'}; last round {rounds[-1].winner.label}."
+    return BeadPlateFacts(
+        len(rounds),
+        wins[Winner.BANKER],
+        wins[Winner.PLAYER],
+        wins[Winner.TIE],
+        sum(r.banker_pair for r in rounds),
+        sum(r.player_pair for r in rounds),
+        rounds[-1].winner if rounds else None,
     )
 
 
@@ -203,17 +240,13 @@ def big_road(roads: Roads, *, columns: int = 30, whole: bool = False) -> Board:
     return Board("big_road", shown, first, tuple(marks), tuple(asks), _big_road_alt(roads))
 
 
-def _big_road_alt(roads: Roads) -> str:
+def _big_road_alt(roads: Roads) -> BigRoadFacts:
     columns = [column for column in roads.columns if column[0].winner is not None]
     ties = sum(entry.ties for column in roads.columns for entry in column)
     if not columns:
-        return "Big Road: no Banker or Player win yet" + (f", {_plural(ties, 'tie')}." if ties else ".")
+        return BigRoadFacts(0, ties, None, 0)
     newest = columns[-1]
-    winner = newest[0].winner.label if newest[0].winner else ""
-    return (
-        f"Big Road: {_plural(len(columns), 'column')}, {_plural(ties, 'tie')}; "
-        f"newest column {winner}, {len(newest)} in a row."
-    )
+    return BigRoadFacts(len(columns), ties, newest[0].winner, len(newest))
 
 
 def pattern_pictures(examples: Iterable[str]) -> list[Board]:
@@ -242,12 +275,9 @@ def derived_road(roads: Roads, name: str, *, columns: int = 30, whole: bool = Fa
     return Board(name, shown, first, marks, tuple(asks), _derived_alt(name, road.marks))
 
 
-def _derived_alt(name: str, colors: list[Color]) -> str:
-    title = ROAD_TITLES[name]
-    if not colors:
-        return f"{title}: no marks yet."
+def _derived_alt(name: str, colors: list[Color]) -> DerivedFacts:
     reds = sum(c is Color.RED for c in colors)
-    return f"{title}: {_plural(len(colors), 'mark')}, {reds} red, {len(colors) - reds} blue; newest {colors[-1].value}."
+    return DerivedFacts(name, len(colors), reds, colors[-1] if colors else None)
 
 
 def boards(roads: Roads, columns: dict[str, int], *, whole: bool = True, marked: int | None = None) -> dict[str, Board]:

@@ -4,14 +4,21 @@ Figures are plain dicts in plotly's JSON schema, built directly: every push rend
 them again, and constructing ``plotly.graph_objects`` figures costs ~8 ms each and
 embeds plotly.py's default template (~7 KB) in every push. The tests pass each
 figure through ``plotly.graph_objects.Figure`` so the schema is still checked.
+
+Their words (titles, legend, hover text) are gettext'ed when a figure is built, not
+lazily: a figure is JSON, built while its page or push renders in the page's language.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+
 from .game.outcome import Winner
 from .game.stats import THEORETICAL_SHARES, ShoeStats
+from .labels import winner_name
 
 BANKER, PLAYER, TIE, GOLD, MUTED, GRID = "#d9342b", "#1f6fd1", "#1e9e4a", "#d8b35a", "#8fa39a", "#2a3d35"
 
@@ -41,12 +48,13 @@ def shares_figure(stats: ShoeStats) -> dict[str, Any]:
     colours = {Winner.BANKER: BANKER, Winner.PLAYER: PLAYER, Winner.TIE: TIE}
     counts = (stats.banker, stats.player, stats.tie)
     shoe = {w: round(100 * stats.share(n), 2) for w, n in zip(sides, counts, strict=True)}
+    names = {w: winner_name(w) for w in sides}
     this_shoe = [
         {
             "type": "bar",
-            "name": w.label,
+            "name": names[w],
             "offsetgroup": "shoe",
-            "x": [w.label],
+            "x": [names[w]],
             "y": [shoe[w]],
             "marker": {"color": colours[w]},
             "text": [f"{shoe[w]:.1f}%"],  # inside the bar, or above it when it does not fit
@@ -56,9 +64,9 @@ def shares_figure(stats: ShoeStats) -> dict[str, Any]:
     theory = [round(100 * THEORETICAL_SHARES[w], 2) for w in sides]
     theoretical = {
         "type": "bar",
-        "name": "Theoretical",
+        "name": _("Theoretical"),
         "offsetgroup": "theory",
-        "x": [w.label for w in sides],
+        "x": [names[w] for w in sides],
         "y": theory,
         "marker": {"color": MUTED},
         "opacity": 0.55,
@@ -69,11 +77,15 @@ def shares_figure(stats: ShoeStats) -> dict[str, Any]:
     return {"data": [*this_shoe, theoretical], "layout": layout}
 
 
+def _round_title() -> str:
+    return pgettext("chart axis: the round's number", "Round")
+
+
 def running_figure(stats: ShoeStats) -> dict[str, Any]:
     """Banker wins minus Player wins, round by round across the shoe."""
     line = {
         "type": "scatter",
-        "name": "Banker − Player",
+        "name": _("Banker − Player"),
         "x": list(range(1, stats.rounds + 1)),
         "y": list(stats.running),
         "mode": "lines",
@@ -82,7 +94,7 @@ def running_figure(stats: ShoeStats) -> dict[str, Any]:
         "fillcolor": "rgba(216,179,90,.15)",
     }
     layout = dict(
-        xaxis={"title": {"text": "Round"}, "gridcolor": GRID},
+        xaxis={"title": {"text": _round_title()}, "gridcolor": GRID},
         yaxis={"zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID},
     )
     return {"data": [line], "layout": layout}
@@ -102,6 +114,8 @@ def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str
     the full shoe. ``bets`` are (key, label) pairs; Banker and Player on the upper axis,
     the other bets on the lower one."""
     # Two axes only when there are bets of both kinds to set apart.
+    # Translators: plotly's hover text; keep %{x} (the round) and %{y:.2f}% (the return) as they are.
+    hover = _("after round %{x}: %{y:.2f}%")
     split = any(key in MAIN_BETS for key, _ in bets) and not all(key in MAIN_BETS for key, _ in bets)
     lines = [
         {
@@ -112,12 +126,12 @@ def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str
             "mode": "lines",
             "line": {"color": ODDS_COLOURS.get(key, MUTED), "width": 2.5, "dash": ODDS_DASHES.get(key, "dashdot")},
             "yaxis": "y2" if split and key not in MAIN_BETS else "y",
-            "hovertemplate": "after round %{x}: %{y:.2f}%<extra>" + label + "</extra>",
+            "hovertemplate": f"{hover}<extra>{label}</extra>",
         }
         for key, label in bets
     ]
     axis = {"ticksuffix": "%", "zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID, "nticks": 4}
-    xaxis = {"title": {"text": "Round"}, "gridcolor": GRID, "tickformat": "d", "rangemode": "tozero"}
+    xaxis = {"title": {"text": _round_title()}, "gridcolor": GRID, "tickformat": "d", "rangemode": "tozero"}
     if not split:
         return {"data": lines, "layout": {"height": 280, "xaxis": xaxis, "yaxis": axis}}
     layout = {
@@ -134,10 +148,10 @@ def observed_expected_figure(
 ) -> dict[str, Any]:
     """Observed counts as bars beside the expected counts."""
     bars = [
-        {"type": "bar", "name": "Observed", "x": labels, "y": observed, "marker": {"color": GOLD}},
+        {"type": "bar", "name": _("Observed"), "x": labels, "y": observed, "marker": {"color": GOLD}},
         {
             "type": "bar",
-            "name": "Expected",
+            "name": _("Expected"),
             "x": labels,
             "y": [round(v, 2) for v in expected],
             "marker": {"color": MUTED},
@@ -151,10 +165,11 @@ def observed_expected_figure(
 def flat_bets_figure(x: list[int], curves: dict[str, list[float]]) -> dict[str, Any]:
     """Units won or lost by one unit on every round, one line per bet."""
     lines = [{"type": "scatter", "mode": "lines", "name": name, "x": x, "y": y} for name, y in curves.items()]
+    units = pgettext("chart axis: betting units won or lost", "Units")
     layout = dict(
         height=360,
-        xaxis={"title": {"text": "Rounds"}, "gridcolor": GRID},
-        yaxis={"title": {"text": "Units"}, "zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID},
+        xaxis={"title": {"text": pgettext("chart axis: rounds played", "Rounds")}, "gridcolor": GRID},
+        yaxis={"title": {"text": units}, "zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID},
         legend={"orientation": "v", "x": 1.02, "y": 1},
     )
     return {"data": lines, "layout": layout}

@@ -15,6 +15,7 @@ from typing import Any
 from . import charts
 from .game.bets import BetType, Paytable
 from .game.odds import Composition, ShoeOdds, shoe_odds
+from .labels import bet_label
 from .models import Round, Shoe, Table
 
 CHART_BETS = (BetType.BANKER, BetType.PLAYER, BetType.TIE, BetType.PLAYER_PAIR)
@@ -54,7 +55,7 @@ def odds_context(table: Table, shoe: Shoe | None, rounds: list[Round]) -> dict[s
     rows = []
     for bet, bet_odds in full.bets.items():
         now = latest["returns"].get(bet.value) if latest else float(bet_odds.expected_return)
-        rows.append(OddsRow(bet.label, float(bet_odds.expected_return), now))
+        rows.append(OddsRow(bet_label(bet), float(bet_odds.expected_return), now))
     points = [(0, {bet.value: float(full.bets[bet].expected_return) for bet in CHART_BETS})]
     points += [(number, stored["returns"]) for number, stored in reversed(computed) if stored["returns"]]
     return {
@@ -63,5 +64,5 @@ def odds_context(table: Table, shoe: Shoe | None, rounds: list[Round]) -> dict[s
         "cards_left": latest["cards"] if latest else (shoe.decks * 52 if shoe else table.decks * 52),
         "pending": bool(rounds) and rounds[0].odds is None,
         "positive": [row.label for row in rows if row.positive],
-        "figure": charts.odds_figure(points, [(bet.value, bet.label) for bet in CHART_BETS]),
+        "figure": charts.odds_figure(points, [(bet.value, bet_label(bet)) for bet in CHART_BETS]),
     }

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from . import receipts
 
@@ -14,9 +15,9 @@ def round_receipt(request: HttpRequest, round_id: str) -> HttpResponse | HttpRes
     round_ = receipts.round_find(round_id)
     if round_ is None:
         context = {
-            "title": "No such round",
-            "message": f"No round has the Transaction ID “{round_id[:40]}”.",
-            "hint": "Check the ID: it is the 16 letters and digits shown with the round.",
+            "title": _("No such round"),
+            "message": _("No round has the Transaction ID “%(round_id)s”.") % {"round_id": round_id[:40]},
+            "hint": _("Check the ID: it is the 16 letters and digits shown with the round."),
         }
         return render(request, "404.html", context, status=404)
     if round_.round_id != round_id:

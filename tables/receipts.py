@@ -9,11 +9,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
+from django.utils.translation import gettext_lazy
+
 from roads import svg
 from roads.selectors import roads_after
 
 from . import fragments, selectors
 from .game.bets import BetType
+from .labels import bet_label
 from .models import Round
 
 # Longer than any Transaction ID (16 characters) and shorter than the column (20); letters
@@ -23,7 +26,13 @@ ROUND_ID = re.compile(r"[0-9A-Za-z]{1,20}")
 # still finds its round.
 _MISREAD = str.maketrans({"I": "1", "L": "1", "O": "0"})
 RECEIPT_ROADS = ("bead_plate", "big_road")
-RESULTS = {"win": "Win", "lose": "Lose", "push": "Push", "unavailable": "Not open"}
+# A bet's result as a receipt shows it (the API keeps the codes).
+RESULTS = {
+    "win": gettext_lazy("Win"),
+    "lose": gettext_lazy("Lose"),
+    "push": gettext_lazy("Push"),
+    "unavailable": gettext_lazy("Not open"),
+}
 
 
 def canonical_round_id(text: str) -> str | None:
@@ -76,7 +85,9 @@ def bet_lines(bets: dict[str, dict[str, Any]]) -> list[BetLine]:
         if settled is None:  # a bet the table did not have when the round was played
             continue
         status = str(settled["result"])
-        lines.append(BetLine(bet.label, RESULTS.get(status, status), status, pays_text(settled.get("pays"))))
+        result = RESULTS.get(status)
+        shown = status if result is None else str(result)
+        lines.append(BetLine(bet_label(bet), shown, status, pays_text(settled.get("pays"))))
     return lines
 
 

@@ -13,6 +13,7 @@ from roads.selectors import ShoeRoads
 from .game.bets import BetType
 from .game.outcome import Winner
 from .game.review import ReviewRound, frequencies, full_shoe_rates
+from .labels import bet_label
 from .models import PlaintextRefusal, Round, RoundAudit, Shoe, ShoeCard, Table
 
 
@@ -101,9 +102,10 @@ def shoe_plaintext_refusals(*, shoe: Shoe) -> QuerySet[PlaintextRefusal]:
 
 
 def table_limits(table: Table) -> list[tuple[str, Any, Any]]:
-    """(bet label, min, max) of the table's display limits, in the seed's bet order."""
+    """(bet label in the page's language, min, max) of the table's display limits, in
+    the seed's bet order."""
     limits = table.limits or {}
-    return [(bet.label, *limits[bet.value]) for bet in BetType if bet.value in limits]
+    return [(bet_label(bet), *limits[bet.value]) for bet in BetType if bet.value in limits]
 
 
 def shoe_version(shoe: Shoe | None) -> str:

@@ -1,17 +1,20 @@
 from __future__ import annotations
 
 import functools
+from typing import NamedTuple
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 
-from roads import svg
-from roads.patterns import PATTERN_NAMES, PATTERNS, Pattern
+from roads import labels, svg
+from roads.patterns import PATTERNS, Pattern
 from roads.selectors import roads_of
 from roads.svg import ROAD_TITLES
 
 from . import fragments, odds, selectors
+from .labels import bet_label
 from .models import Shoe, Table
 
 SCREEN_TABLES = 12  # tables per page on a lobby screen (1920x1080)
@@ -21,10 +24,10 @@ DISPLAY_BANNER_SECONDS = 5  # how long a table display shows "Banker wins" after
 def lobby(request: HttpRequest) -> HttpResponse:
     context = {
         "cards": fragments.lobby_cards_html(),
-        "patterns": list(PATTERN_NAMES.items()),
+        "patterns": [(p.key, labels.pattern_name(p.key)) for p in PATTERNS],
         "good_only": request.GET.get("good") == "1",
         "pattern": request.GET.get("pattern", ""),
-        "road_settings": _pattern_pictures(),
+        "road_settings": [(NamedPattern(p.key, labels.pattern_name(p.key)), board) for p, board in _pattern_pictures()],
     }
     return render(request, "tables/lobby.html", context)
 
@@ -33,6 +36,13 @@ def lobby(request: HttpRequest) -> HttpResponse:
 def _pattern_pictures() -> list[tuple[Pattern, svg.Board]]:
     """Each good road with its example drawn as a Big Road: the same for every lobby."""
     return list(zip(PATTERNS, svg.pattern_pictures(p.example for p in PATTERNS), strict=True))
+
+
+class NamedPattern(NamedTuple):
+    """A good road as the lobby's settings show it: its key and its name in the page's language."""
+
+    key: str
+    name: str
 
 
 def lobby_screen(request: HttpRequest) -> HttpResponse:
@@ -80,9 +90,9 @@ def table_odds(request: HttpRequest, slug: str) -> HttpResponse:
     """Payouts & odds: the table's paytable and the exact full-shoe return table of every bet."""
     table = get_object_or_404(Table, slug=slug)
     full = odds.full_shoe_odds(table)
-    tables = [(bet.label, bet_odds) for bet, bet_odds in full.bets.items()]
+    tables = [(bet_label(bet), bet_odds) for bet, bet_odds in full.bets.items()]
     if table.variant == "standard":
-        tables.insert(2, ("Banker (No Commission)", full.no_commission_banker))
+        tables.insert(2, (_("Banker (No Commission)"), full.no_commission_banker))
     return render(request, "tables/odds.html", {"table": table, "decks": table.decks, "return_tables": tables})
 
 
@@ -101,4 +111,4 @@ def round_tip(request: HttpRequest, slug: str) -> HttpResponse:
     road_data = roads_of(list(selectors.shoe_rounds(shoe=shoe)))  # voided rounds are on no road
     indices = svg.mark_at(road_data.roads, road, int(query["col"]), int(query["row"]))
     rounds = [road_data.rounds[i] for i in indices]
-    return render(request, "tables/_round_tip.html", {"rounds": rounds, "road": ROAD_TITLES[road]})
+    return render(request, "tables/_round_tip.html", {"rounds": rounds, "road": labels.road_title(road)})

@@ -1,5 +1,7 @@
 """Template tags drawing a shoe's roads as SVG: the road in ``tables/_road.html``, its
-marks built in :mod:`roads.svg`."""
+marks built in :mod:`roads.svg`; and the roads' words in the page's language
+(:mod:`roads.labels`): ``board.name|road_title``, ``board|road_words``,
+``key|pattern_name``."""
 
 from __future__ import annotations
 
@@ -9,7 +11,7 @@ from typing import Any
 from django import template
 from django.utils.safestring import mark_safe
 
-from .. import svg
+from .. import labels, svg
 from ..derived import CYCLES
 from ..entries import Winner
 from ..selectors import ShoeRoads
@@ -45,4 +47,22 @@ def road_board(shoe_roads: ShoeRoads, name: str, columns: int) -> svg.Board:
 def ask_marks(shoe_roads: ShoeRoads, winner: str) -> list[tuple[str, str | None]]:
     """(road title, colour) of the marks a next ``winner`` would add, for the ask buttons."""
     asked = shoe_roads.roads.ask(Winner(winner))
-    return [(svg.ROAD_TITLES[name], color.value if (color := asked[name]) is not None else None) for name in CYCLES]
+    return [(labels.road_title(name), color.value if (color := asked[name]) is not None else None) for name in CYCLES]
+
+
+@register.filter
+def road_title(name: str) -> str:
+    """A road's title (``"big_road"``: Big Road) in the page's language."""
+    return labels.road_title(name)
+
+
+@register.filter
+def road_words(board: svg.Board) -> str:
+    """The road in a sentence for a screen reader, in the page's language."""
+    return labels.road_words(board)
+
+
+@register.filter
+def pattern_name(key: str) -> str:
+    """A good road's name (``"long_banker"``: Long Banker) in the page's language."""
+    return labels.pattern_name(key)

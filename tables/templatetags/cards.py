@@ -10,7 +10,7 @@ from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 
-from roads.patterns import PATTERN_NAMES
+from roads.labels import pattern_name
 
 from ..game.authentication import PlaintextError, plaintext_card
 from ..game.bets import BetType
@@ -124,8 +124,8 @@ def payout(pays: Fraction) -> str:
 
 @register.filter
 def good_road_name(pattern: str) -> str:
-    """The seed's name for a good-road pattern."""
-    return PATTERN_NAMES.get(pattern, pattern)
+    """A good road's name, in the page's language."""
+    return pattern_name(pattern)
 
 
 _JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"}  # as json_script

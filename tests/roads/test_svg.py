@@ -4,6 +4,7 @@ view, and a later round's board extending an earlier one's."""
 import re
 
 from roads import svg
+from roads.entries import Color, Winner
 from tests.road_marks import asks, marks
 
 from .pictures import roads_of
@@ -157,15 +158,13 @@ def test_an_empty_shoe_asks_for_the_first_cell_of_each_road_that_has_one() -> No
     assert asks(svg.big_road(roads).asks_html, "P") == [("ring-P", (0, 0))]
 
 
-def test_each_road_says_in_words_what_it_shows() -> None:
+def test_each_road_carries_the_facts_a_screen_reader_is_told_and_no_words() -> None:
     roads = roads_of("bTPPpBT")
-    assert svg.bead_plate(roads).alt == (
-        "Bead Plate: 7 rounds, Banker 2, Player 3, Tie 2; 1 banker pair, 1 player pair; last round Tie."
-    )
-    assert svg.big_road(roads).alt == "Big Road: 3 columns, 2 ties; newest column Banker, 1 in a row."
-    assert svg.derived_road(roads, "big_eye_road").alt == "Big Eye Road: 3 marks, 1 red, 2 blue; newest blue."
-    assert svg.big_road(roads_of("TT")).alt == "Big Road: no Banker or Player win yet, 2 ties."
-    assert svg.derived_road(roads_of(""), "small_road").alt == "Small Road: no marks yet."
+    assert svg.bead_plate(roads).alt == svg.BeadPlateFacts(7, 2, 3, 2, 1, 1, Winner.TIE)
+    assert svg.big_road(roads).alt == svg.BigRoadFacts(columns=3, ties=2, newest=Winner.BANKER, depth=1)
+    assert svg.derived_road(roads, "big_eye_road").alt == svg.DerivedFacts("big_eye_road", 3, 1, Color.BLUE)
+    assert svg.big_road(roads_of("TT")).alt == svg.BigRoadFacts(0, 2, None, 0)
+    assert svg.derived_road(roads_of(""), "small_road").alt == svg.DerivedFacts("small_road", 0, 0, None)
 
 
 def test_good_road_pictures_show_their_example_s_columns_as_deep_as_the_deepest_and_ask_nothing() -> None:

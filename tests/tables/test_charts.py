@@ -110,3 +110,23 @@ def test_every_chart_draws_only_traces_the_basic_bundle_has() -> None:
         charts.flat_bets_figure([1, 2], {"Banker": [0.95, 1.9]}),
     ]
     assert {trace["type"] for figure in figures for trace in figure["data"]} <= BASIC_TRACES
+
+
+def test_the_charts_words_come_from_gettext_in_the_language_they_are_built_in() -> None:
+    from django.utils import translation
+
+    stats = shoe_stats([StatRound(Winner.BANKER, False, False, False), StatRound(Winner.PLAYER, False, False, False)])
+    with translation.override("en"):
+        shares, running = charts.shares_figure(stats), charts.running_figure(stats)
+        odds = charts.odds_figure([(0, {"banker": -0.0106})], [("banker", "Banker")])
+        flat = charts.flat_bets_figure([1], {"Banker": [0.95]})
+        seen = charts.observed_expected_figure(["1"], [1], [1.0], x_title="Streak length")
+    assert [trace["name"] for trace in shares["data"]] == ["Banker", "Player", "Tie", "Theoretical"]
+    assert shares["data"][-1]["x"] == ["Banker", "Player", "Tie"]
+    assert running["data"][0]["name"] == "Banker − Player" and running["layout"]["xaxis"]["title"]["text"] == "Round"
+    assert odds["data"][0]["hovertemplate"] == "after round %{x}: %{y:.2f}%<extra>Banker</extra>"
+    assert odds["layout"]["xaxis"]["title"]["text"] == "Round"
+    assert [flat["layout"][axis]["title"]["text"] for axis in ("xaxis", "yaxis")] == ["Rounds", "Units"]
+    assert [trace["name"] for trace in seen["data"]] == ["Observed", "Expected"]
+    with translation.override("zh-hans"):  # built again in another language: plain JSON-ready strings still
+        assert all(isinstance(trace["name"], str) for trace in charts.shares_figure(stats)["data"])
