@@ -84,12 +84,12 @@ def shoe_cards(*, shoe: Shoe, rounds_from: int | None = None, rounds_to: int | N
     state and the number of the round it went to. With ``rounds_from`` / ``rounds_to``,
     only the cards dealt to those rounds (a push of new rounds, a round's receipt)."""
     fields = ("number", "hash", "plaintext", "state", "round__number")
-    rows = ShoeCard.objects.filter(shoe=shoe)
+    cards = ShoeCard.objects.filter(shoe=shoe)
     if rounds_from is not None:
-        rows = rows.filter(round__number__gte=rounds_from)
+        cards = cards.filter(round__number__gte=rounds_from)
     if rounds_to is not None:
-        rows = rows.filter(round__number__lte=rounds_to)
-    rows = rows.order_by("number").values_list(*fields)
+        cards = cards.filter(round__number__lte=rounds_to)
+    rows = cards.order_by("number").values_list(*fields)
     return [
         {"number": number, "hash": hash_, "plaintext": plaintext or None, "state": state, "round": round_number}
         for number, hash_, plaintext, state, round_number in rows
