@@ -28,6 +28,8 @@ from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
 from roads import svg
 from roads.selectors import roads_after
@@ -36,7 +38,7 @@ from . import receipts, selectors, services, shoe_desk
 from .fragments import TABLE_ROADS
 from .game.bets import BetType
 from .game.outcome import Winner
-from .models import Round, RoundAudit, Shoe, Table
+from .models import WINNER_LABELS, Round, RoundAudit, Shoe, Table
 
 VOID_PERMISSION = "tables.void_round"
 REFUSALS_SHOWN = 100  # refused plaintexts listed on a shoe's page, newest first
@@ -50,11 +52,15 @@ class TableAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     actions = ["rotate_token"]
 
-    @admin.action(description="Rotate the ingest token (shows the new token once)")
+    @admin.action(description=gettext_lazy("Rotate the ingest token (shows the new token once)"))
     def rotate_token(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
         for table in queryset:
             token = services.table_token_rotate(table=table)
-            self.message_user(request, f"New ingest token for {table.slug}: {token}", messages.WARNING)
+            self.message_user(
+                request,
+                _("New ingest token for %(table)s: %(token)s") % {"table": table.slug, "token": token},
+                messages.WARNING,
+            )
 
 
 @admin.register(Shoe)
@@ -131,7 +137,9 @@ class ShoeAdmin(admin.ModelAdmin):
 
 class VoidForm(forms.Form):
     reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}), help_text="Why these rounds are void, e.g. a card misread."
+        label=gettext_lazy("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=gettext_lazy("Why these rounds are void, e.g. a card misread."),
     )
 
 
@@ -146,7 +154,7 @@ def _odds_rows(odds: dict[str, Any]) -> list[tuple[str, str]]:
     returns = odds.get("returns", {})
     rows = [(bet.label, f"{100 * returns[bet.value]:+.4f}%") for bet in BetType if bet.value in returns]
     if returns and odds.get("no_commission_banker") is not None:
-        rows.append(("Banker, no commission", f"{100 * odds['no_commission_banker']:+.4f}%"))
+        rows.append((_("Banker, no commission"), f"{100 * odds['no_commission_banker']:+.4f}%"))
     return rows
 
 
@@ -193,19 +201,19 @@ class RoundAdmin(admin.ModelAdmin):
     actions = ["void_rounds"]
     readonly_fields = [f.name for f in Round._meta.fields]
 
-    @admin.display(ordering="shoe__table")
+    @admin.display(ordering="shoe__table", description=gettext_lazy("table"))
     def table(self, obj: Round) -> str:
         return str(obj.shoe.table)
 
-    @admin.display(ordering="shoe__number", description="shoe · round")
+    @admin.display(ordering="shoe__number", description=gettext_lazy("shoe · round"))
     def shoe_round(self, obj: Round) -> str:
         return f"{obj.shoe.number} · {obj.number}"
 
-    @admin.display(ordering="created_at", description="time")
+    @admin.display(ordering="created_at", description=gettext_lazy("time"))
     def when(self, obj: Round) -> str:
         return f"{timezone.localtime(obj.created_at):%Y-%m-%d %H:%M:%S}"  # one short line, sortable by eye
 
-    @admin.display(description="player · banker")
+    @admin.display(description=gettext_lazy("player · banker"))
     def hands(self, obj: Round) -> str:
         return format_html(
             '<span class="desk-nowrap">{} <b>{}</b></span> · <span class="desk-nowrap">{} <b>{}</b></span>',
@@ -215,18 +223,18 @@ class RoundAdmin(admin.ModelAdmin):
             obj.banker_score,
         )
 
-    @admin.display(description="result", ordering="winner")
+    @admin.display(description=gettext_lazy("result"), ordering="winner")
     def result(self, obj: Round) -> str:
         sides = [
-            ("P pair", obj.player_pair),
-            ("B pair", obj.banker_pair),
-            ("natural", obj.player_natural or obj.banker_natural),
+            (pgettext("short, in a list of results", "P pair"), obj.player_pair),
+            (pgettext("short, in a list of results", "B pair"), obj.banker_pair),
+            (pgettext("short, in a list of results", "natural"), obj.player_natural or obj.banker_natural),
         ]
-        return ", ".join([Winner(obj.winner).label, *(name for name, on in sides if on)])
+        return ", ".join([str(WINNER_LABELS[Winner(obj.winner)]), *(name for name, on in sides if on)])
 
-    @admin.display(description="state", ordering="voided")
+    @admin.display(description=gettext_lazy("state"), ordering="voided")
     def state(self, obj: Round) -> str:
-        return format_html('<strong class="desk-voided">VOIDED</strong>') if obj.voided else "played"
+        return format_html('<strong class="desk-voided">{}</strong>', _("VOIDED")) if obj.voided else _("played")
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # rounds are recorded only through the service
@@ -255,8 +263,8 @@ class RoundAdmin(admin.ModelAdmin):
         wanted = request.GET.get("round_id", "").strip().upper()
         round_ = Round.objects.filter(round_id=wanted).first() if wanted else None
         if round_ is None:
-            shown = wanted or "(empty)"
-            self.message_user(request, f"No round has the Transaction ID {shown}.", messages.ERROR)
+            shown = wanted or _("(empty)")
+            self.message_user(request, _("No round has the Transaction ID %(id)s.") % {"id": shown}, messages.ERROR)
             return HttpResponseRedirect(reverse("admin:index"))
         return HttpResponseRedirect(reverse("admin:tables_round_change", args=[round_.pk]))
 
@@ -270,7 +278,7 @@ class RoundAdmin(admin.ModelAdmin):
         context = {
             **self.admin_site.each_context(request),
             **round_desk_context(round_),
-            "title": f"Round {round_.round_id}",
+            "title": _("Round %(id)s") % {"id": round_.round_id},
             "opts": self.opts,
             "can_void": self.has_void_permission(request, round_) and not round_.voided,
             **(extra_context or {}),
@@ -285,7 +293,7 @@ class RoundAdmin(admin.ModelAdmin):
         page = reverse("admin:tables_round_change", args=[round_.pk])
         form = VoidForm(request.POST if request.method == "POST" else None)
         if round_.voided:
-            self.message_user(request, f"Round {round_.round_id} is already voided.", messages.WARNING)
+            self.message_user(request, _("Round %(id)s is already voided.") % {"id": round_.round_id}, messages.WARNING)
             return HttpResponseRedirect(page)
         if form.is_valid():
             try:
@@ -294,11 +302,11 @@ class RoundAdmin(admin.ModelAdmin):
                 self.message_user(request, str(error), messages.WARNING)
                 return HttpResponseRedirect(page)
             self.log_change(request, round_, f"Voided: {form.cleaned_data['reason']}")
-            self.message_user(request, f"Round {round_.round_id} is voided.", messages.SUCCESS)
+            self.message_user(request, _("Round %(id)s is voided.") % {"id": round_.round_id}, messages.SUCCESS)
             return HttpResponseRedirect(page)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Void round {round_.round_id}?",
+            "title": _("Void round %(id)s?") % {"id": round_.round_id},
             "round": round_,
             "form": form,
             "opts": self.opts,
@@ -313,7 +321,7 @@ class RoundAdmin(admin.ModelAdmin):
             raise PermissionDenied
         return super().changelist_view(request, extra_context)
 
-    @admin.action(description="Void the selected rounds…", permissions=["void"])
+    @admin.action(description=gettext_lazy("Void the selected rounds…"), permissions=["void"])
     def void_rounds(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
         form = VoidForm(request.POST if "apply" in request.POST else None)
         if form.is_valid():
@@ -326,11 +334,15 @@ class RoundAdmin(admin.ModelAdmin):
                     continue
                 self.log_change(request, round_, f"Voided: {form.cleaned_data['reason']}")
                 voided += 1
-            self.message_user(request, f"Voided {voided} round(s).", messages.SUCCESS)
+            self.message_user(
+                request,
+                ngettext("Voided %(n)d round.", "Voided %(n)d rounds.", voided) % {"n": voided},
+                messages.SUCCESS,
+            )
             return None
         context = {
             **self.admin_site.each_context(request),
-            "title": "Void rounds",
+            "title": _("Void rounds"),
             "rounds": queryset,
             "form": form,
             "opts": self.model._meta,
@@ -350,7 +362,7 @@ class RoundAuditAdmin(admin.ModelAdmin):
     readonly_fields = ["round", "action", "username", "at", "reason"]
     exclude = ["user"]
 
-    @admin.display(description="round", ordering="round__round_id")
+    @admin.display(description=pgettext_lazy("noun", "round"), ordering="round__round_id")
     def round_link(self, obj: RoundAudit) -> str:
         url = reverse("admin:tables_round_change", args=[obj.round_id])
         return format_html('<a href="{}">{}</a>', url, obj.round.round_id)

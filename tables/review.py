@@ -19,6 +19,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db.models import QuerySet
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from . import charts
 from .game.bets import BetType
@@ -40,23 +42,25 @@ CURVE_POINTS = 2000  # flat-bet curves are thinned to about this many points
 
 
 class ReviewForm(forms.Form):
-    table = forms.ModelChoiceField(Table.objects.order_by("name"), required=False, to_field_name="slug")
-    start = forms.DateField(required=False, label="From", widget=forms.DateInput(attrs={"type": "date"}))
-    end = forms.DateField(required=False, label="To", widget=forms.DateInput(attrs={"type": "date"}))
+    table = forms.ModelChoiceField(
+        Table.objects.order_by("name"), required=False, to_field_name="slug", label=gettext_lazy("Table")
+    )
+    start = forms.DateField(required=False, label=gettext_lazy("From"), widget=forms.DateInput(attrs={"type": "date"}))
+    end = forms.DateField(required=False, label=gettext_lazy("To"), widget=forms.DateInput(attrs={"type": "date"}))
     threshold = forms.FloatField(
         required=False,
         min_value=1e-9,
         max_value=0.5,
-        label="Flag p-values under",
+        label=gettext_lazy("Flag p-values under"),
         widget=forms.NumberInput(attrs={"step": "any", "placeholder": str(settings.REVIEW_P_THRESHOLD)}),
-        help_text="Shoes whose lowest p-value falls under this are flagged for review.",
+        help_text=gettext_lazy("Shoes whose lowest p-value falls under this are flagged for review."),
     )
 
     def clean(self) -> dict[str, Any]:
         data = super().clean() or {}
         start, end = data.get("start"), data.get("end")
         if start and end and start > end:
-            self.add_error("end", "The end date is before the start date.")
+            self.add_error("end", _("The end date is before the start date."))
         if data.get("threshold") is None:
             data["threshold"] = settings.REVIEW_P_THRESHOLD
         return data

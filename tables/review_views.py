@@ -7,6 +7,7 @@ from collections.abc import Callable, Iterator
 from django.contrib.auth.decorators import user_passes_test
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
+from django.utils import translation
 
 from . import review
 
@@ -38,7 +39,9 @@ def _with_fresh(request: HttpRequest) -> str:
 
 def _selection_or_errors(request: HttpRequest) -> review.Selection | JsonResponse:
     form = review.ReviewForm(request.GET)
-    if not form.is_valid():
+    with translation.override("en"):  # an export's errors are JSON, read by machines: English
+        valid = form.is_valid()
+    if not valid:
         errors = [{"field": field, "message": " ".join(map(str, messages))} for field, messages in form.errors.items()]
         return JsonResponse({"errors": errors}, status=400)
     return review.Selection.of(form)

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.utils.translation import gettext as _
 
 from roads import svg
 from roads.selectors import roads_of
@@ -46,11 +47,17 @@ def replay_position(text: str | None, rounds: list[Round]) -> int:
     if text is None or text == "":
         return last
     if not text.isdigit():
-        raise ReplayPositionError(f"round {text!r} is not a round number: expected a whole number from 1 to {last}")
+        raise ReplayPositionError(
+            _("round %(text)s is not a round number: expected a whole number from 1 to %(last)s")
+            % {"text": repr(text), "last": last}
+        )
     number = int(text)
     if not any(r.number == number for r in rounds):
-        span = f"from 1 to {last}" if last else "none yet"
-        raise ReplayPositionError(f"the shoe has no round {number}: its rounds are {span}")
+        if last:
+            message = _("the shoe has no round %(number)s: its rounds are from 1 to %(last)s")
+        else:
+            message = _("the shoe has no round %(number)s: its rounds are none yet")
+        raise ReplayPositionError(message % {"number": number, "last": last})
     return number
 
 
@@ -81,10 +88,10 @@ def replay_context(rounds: list[Round], at: int) -> dict[str, Any]:
         "round": rounds[here] if here >= 0 else None,
         "boards": svg.boards(road_data.roads, REPLAY_ROADS, whole=True, marked=marked),
         "steps": [
-            Step("« First", first if at != first else None, "first"),
-            Step("‹ Previous", previous, "previous"),
-            Step("Next ›", following, "next"),
-            Step("Last »", last if at != last else None, "last"),
+            Step(_("« First"), first if at != first else None, "first"),
+            Step(_("‹ Previous"), previous, "previous"),
+            Step(_("Next ›"), following, "next"),
+            Step(_("Last »"), last if at != last else None, "last"),
         ],
         **stats_context(road_data),
     }

@@ -3,29 +3,33 @@
 from __future__ import annotations
 
 from django import template
+from django.utils import formats
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 from ..game.review import ChiSquare, Frequencies
 
 register = template.Library()
 
 EVENT_NAMES = {
-    "banker": "Banker",
-    "player": "Player",
-    "tie": "Tie",
-    "player_pair": "Player pair",
-    "banker_pair": "Banker pair",
-    "natural": "Natural",
+    "banker": gettext_lazy("Banker"),
+    "player": gettext_lazy("Player"),
+    "tie": gettext_lazy("Tie"),
+    "player_pair": gettext_lazy("Player pair"),
+    "banker_pair": gettext_lazy("Banker pair"),
+    "natural": gettext_lazy("Natural"),
 }
 
 
 @register.filter
 def event_name(event: str) -> str:
-    return EVENT_NAMES.get(event, event)
+    return str(EVENT_NAMES.get(event, event))
 
 
 @register.filter
 def share(count: float, whole: int) -> str:
-    return f"{100 * count / whole:.2f}%" if whole else "–"
+    # The number in the page's language's digits and decimal mark.
+    return _("%(percent)s%%") % {"percent": formats.number_format(100 * count / whole, 2)} if whole else "–"
 
 
 @register.filter
@@ -37,7 +41,13 @@ def pvalue(value: float | None) -> str:
 
 @register.filter
 def chi(test: ChiSquare | None) -> str:
-    return "–" if test is None else f"{test.statistic:.2f} (df {test.df}), p = {pvalue(test.p_value)}"
+    if test is None:
+        return "–"
+    return _("%(statistic)s (df %(df)s), p = %(p)s") % {
+        "statistic": formats.number_format(test.statistic, 2),
+        "df": test.df,
+        "p": pvalue(test.p_value),
+    }
 
 
 @register.filter
