@@ -34,6 +34,7 @@ from .game.review import (
     full_shoe_rates,
     streak_lengths,
 )
+from .labels import bet_label
 from .models import Round, RoundAudit, Shoe, Table
 from .selectors import round_to_data
 
@@ -122,27 +123,42 @@ def report(selection: Selection) -> dict[str, Any]:
         "overall": overall,
         "shoes": shoes,
         "flagged": [s for s in shoes if s.flagged],
-        "streaks_figure": _streaks_figure(streaks, rates),
-        "flat_bets_figure": _flat_bets_figure(rounds),
+        "streaks": _streaks(streaks, rates),
+        "flat_bets": _flat_bets(rounds),
     }
 
 
-def _streaks_figure(streaks: list[int], rates: dict[str, float]) -> dict[str, Any]:
+def figures(report: dict[str, Any]) -> dict[str, Any]:
+    """The report's charts, in the language of the page that shows them: a kept report
+    holds their numbers only (the task that keeps it has no reader's language)."""
+    labels, observed, expected = report["streaks"]
+    x, curves = report["flat_bets"]
+    return {
+        "streaks_figure": charts.observed_expected_figure(
+            labels, observed, expected, x_title=_("Streak length (ties ignored)")
+        ),
+        "flat_bets_figure": charts.flat_bets_figure(x, {bet_label(bet): curve for bet, curve in curves.items()}),
+    }
+
+
+def _streaks(streaks: list[int], rates: dict[str, float]) -> tuple[list[str], list[int], list[float]]:
     observed = [0] * LONGEST_STREAK
     for n in streaks:
         observed[min(n, LONGEST_STREAK) - 1] += 1
     expected = expected_streaks(len(streaks), rates, LONGEST_STREAK)
     labels = [str(n) for n in range(1, LONGEST_STREAK)] + [f"{LONGEST_STREAK}+"]
-    return charts.observed_expected_figure(labels, observed, expected, x_title="Streak length (ties ignored)")
+    return labels, observed, expected
 
 
-def _flat_bets_figure(rounds: list[Round]) -> dict[str, Any]:
+def _flat_bets(rounds: list[Round]) -> tuple[list[int], dict[str, list[float]]]:
+    """Units won or lost by one unit on every round, per bet (by its code), every ``step``
+    rounds (a curve of at most CURVE_POINTS points)."""
     step = max(1, len(rounds) // CURVE_POINTS)
     curves = {}
     for bet in BetType:
         pays = (r.bets.get(bet.value, {}).get("pays") for r in rounds)
-        curves[bet.label] = flat_bet_curve(pays)[step - 1 :: step]
-    return charts.flat_bets_figure(list(range(step, len(rounds) + 1, step)), curves)
+        curves[bet.value] = flat_bet_curve(pays)[step - 1 :: step]
+    return list(range(step, len(rounds) + 1, step)), curves
 
 
 # --- Kept reports: the periodic task computes the whole-history reports (all tables, and

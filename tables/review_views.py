@@ -25,9 +25,11 @@ def review_page(request: HttpRequest) -> HttpResponse:
     selection = review.Selection.of(form)
     kept = None if request.GET.get("fresh") else review.report_kept(selection)
     if kept is not None:
-        context |= {"computed_at": kept["computed_at"], "fresh_query": _with_fresh(request), **kept["report"]}
+        report = kept["report"]
+        context |= {"computed_at": kept["computed_at"], "fresh_query": _with_fresh(request)}
     else:
-        context |= review.report(selection)
+        report = review.report(selection)
+    context |= report | review.figures(report)
     return render(request, "tables/review.html", context | {"selection": selection})
 
 
