@@ -9,6 +9,13 @@
     }).join("");
   }
 
+  // The verdicts, in the page's language, are the template's: data-text-match,
+  // data-text-mismatch and data-text-no-crypto on the card authentication panel.
+  function text(row, name) {
+    var panel = row.closest("[data-text-match]");
+    return (panel && panel.dataset[name]) || "";
+  }
+
   function show(row, verified, verdict, match) {
     var out = row.querySelector(".verified");
     out.querySelector(".verified-hash").textContent = verified;
@@ -24,12 +31,12 @@
     var plaintext = row.querySelector(".plaintext").textContent;
     var expected = row.querySelector(".public-hash").textContent.trim().toLowerCase();
     if (!window.crypto || !window.crypto.subtle) {
-      show(row, "", "This browser cannot hash here: Web Crypto needs a secure (https) page.", null);
+      show(row, "", text(row, "textNoCrypto"), null);
       return;
     }
     window.crypto.subtle.digest("SHA-512", new TextEncoder().encode(plaintext)).then(function (digest) {
       var verified = hex(digest), match = verified === expected;
-      show(row, verified, match ? "✓ Match: this is the card committed before the shoe began" : "✗ Mismatch: this plaintext is not the card committed", match);
+      show(row, verified, text(row, match ? "textMatch" : "textMismatch"), match);
     });
   });
 

@@ -36,7 +36,9 @@
     var slot = svg.closest(".road-slot"), earlier = slot && slot.querySelector(".earlier");
     if (earlier) {
       earlier.hidden = start < 1;
-      earlier.textContent = "‹ " + start + (start === 1 ? " earlier column" : " earlier columns");
+      // The words are the template's, in the page's language (tables/_road_defs.html).
+      var defs = document.getElementById("road-defs"), words = defs ? defs.dataset : {};
+      earlier.textContent = ((start === 1 ? words.textEarlierOne : words.textEarlierOther) || "").replace("{n}", start);
     }
   }
 

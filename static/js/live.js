@@ -16,12 +16,14 @@
   var asked = null; // the delta version a resync was last asked for
   var before = null; // the page's version when the push being swapped in arrived
 
-  function indicator(state, text) {
+  // The indicator's words, in the page's language, are the template's: its
+  // data-text-connecting, data-text-live and data-text-reconnecting.
+  function indicator(state, words) {
     var el = document.getElementById("connection");
     if (!el) return;
     el.hidden = false;
     el.className = "connection connection-" + state;
-    el.textContent = text;
+    el.textContent = el.dataset[words] || "";
   }
 
   // Compare two versions number by number, over the first `fields` numbers if given.
@@ -51,14 +53,14 @@
     if (socket) socket.send(JSON.stringify({ have: shown() }), document.querySelector("[ws-connect]"));
   }
 
-  document.addEventListener("htmx:wsConnecting", function () { indicator("connecting", "connecting…"); });
+  document.addEventListener("htmx:wsConnecting", function () { indicator("connecting", "textConnecting"); });
   document.addEventListener("htmx:wsOpen", function (e) {
-    indicator("live", "live");
+    indicator("live", "textLive");
     socket = e.detail.socketWrapper;
     asked = null;
     tell();
   });
-  document.addEventListener("htmx:wsClose", function () { indicator("offline", "reconnecting…"); });
+  document.addEventListener("htmx:wsClose", function () { indicator("offline", "textReconnecting"); });
   document.addEventListener("htmx:wsBeforeMessage", function () {
     var info = document.getElementById("game-info");
     before = info && info.dataset.version;

@@ -103,8 +103,11 @@
   function pager(count, pages, turned) {
     var el = document.getElementById("screen-pager");
     el.innerHTML = "";
-    var tables = count + (count === 1 ? " table" : " tables"), b = document.createElement("b");
-    b.textContent = "Page " + (page + 1) + " of " + pages;
+    // The words are the template's, in the page's language: {n}, {page} and {pages} stand
+    // for the numbers.
+    var words = el.dataset, b = document.createElement("b");
+    var tables = (count === 1 ? words.textTablesOne : words.textTablesOther).replace("{n}", count);
+    b.textContent = words.textPage.replace("{page}", page + 1).replace("{pages}", pages);
     el.append(tables + " · ", b);
     var bar = document.querySelector(".wall-bar");
     if (!turned) return;
@@ -131,7 +134,8 @@
 
   function tick() {
     var now = new Date(), el = document.getElementById("wall-clock");
-    el.textContent = String(now.getHours()).padStart(2, "0") + ":" + String(now.getMinutes()).padStart(2, "0");
+    // Hours and minutes as the page's language writes them, on a 24-hour clock.
+    el.textContent = now.toLocaleTimeString(document.documentElement.lang || undefined, { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });
     el.dateTime = now.toISOString();
   }
 

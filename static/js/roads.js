@@ -17,7 +17,9 @@
     frame.classList.toggle("has-later", right > 1);
     if (earlier) {
       earlier.hidden = columns < 1;
-      earlier.textContent = "‹ " + (columns === 1 ? "1 earlier column" : columns + " earlier columns");
+      // The words are the template's, in the page's language (tables/_road_defs.html).
+      var defs = document.getElementById("road-defs"), words = defs ? defs.dataset : {};
+      earlier.textContent = ((columns === 1 ? words.textEarlierOne : words.textEarlierOther) || "").replace("{n}", columns);
     }
   }
 

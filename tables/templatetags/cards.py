@@ -9,6 +9,7 @@ from typing import Any
 from django import template
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext_lazy
 
 from roads.labels import pattern_name
 
@@ -42,12 +43,18 @@ def plaintext_card_label(plaintext: str) -> str:
         return "?"
 
 
-CARD_STATES = {"burn_card": "burn card", "burned": "burned", "dealt": "dealt", "unused": "not dealt"}
+# Lazy: the words are looked up when a page is rendered, in its language.
+CARD_STATES = {
+    "burn_card": pgettext_lazy("card state", "burn card"),
+    "burned": pgettext_lazy("card state", "burned"),
+    "dealt": pgettext_lazy("card state", "dealt"),
+    "unused": pgettext_lazy("card state", "not dealt"),
+}
 
 
 @register.filter
 def card_state(state: str) -> str:
-    return CARD_STATES.get(state, state)
+    return str(CARD_STATES.get(state, state))
 
 
 @register.filter

@@ -80,7 +80,7 @@ def test_the_date_range_picks_the_rounds_of_those_days(reviewer: Client, baccara
     Round.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=10))
     today = timezone.localdate().isoformat()
     page = body(reviewer.get("/review/", {"start": today, "end": today}))
-    assert "1 rounds" in page
+    assert "1 round ·" in page  # one round, in the singular
     exported = json.loads(body(reviewer.get("/review/rounds.json", {"start": today})))
     assert [r["id"] for r in exported] == [new.round_id]
 
