@@ -38,7 +38,8 @@ from . import receipts, selectors, services, shoe_desk
 from .fragments import TABLE_ROADS
 from .game.bets import BetType
 from .game.outcome import Winner
-from .models import WINNER_LABELS, Round, RoundAudit, Shoe, Table
+from .labels import winner_name
+from .models import Round, RoundAudit, Shoe, Table
 
 VOID_PERMISSION = "tables.void_round"
 REFUSALS_SHOWN = 100  # refused plaintexts listed on a shoe's page, newest first
@@ -230,7 +231,7 @@ class RoundAdmin(admin.ModelAdmin):
             (pgettext("short, in a list of results", "B pair"), obj.banker_pair),
             (pgettext("short, in a list of results", "natural"), obj.player_natural or obj.banker_natural),
         ]
-        return ", ".join([str(WINNER_LABELS[Winner(obj.winner)]), *(name for name, on in sides if on)])
+        return ", ".join([winner_name(obj.winner), *(name for name, on in sides if on)])
 
     @admin.display(description=gettext_lazy("state"), ordering="voided")
     def state(self, obj: Round) -> str:

@@ -20,6 +20,12 @@ WINNER_NAMES: dict[Winner, Promise] = {
     Winner.TIE: gettext_lazy("Tie"),
 }
 
+WINNER_VERDICTS: dict[Winner, Promise] = {
+    Winner.BANKER: gettext_lazy("Banker wins"),
+    Winner.PLAYER: gettext_lazy("Player wins"),
+    Winner.TIE: gettext_lazy("Tie"),
+}
+
 BET_LABELS: dict[BetType, Promise] = {
     BetType.PLAYER: gettext_lazy("Player"),
     BetType.BANKER: gettext_lazy("Banker"),
@@ -41,6 +47,11 @@ BET_LABELS: dict[BetType, Promise] = {
 def winner_name(winner: Winner | str) -> str:
     """Banker, Player or Tie (from a winner or its letter), in the page's language."""
     return str(WINNER_NAMES[Winner(winner)])
+
+
+def winner_verdict(winner: Winner | str) -> str:
+    """Banker wins, Player wins or Tie (from a winner or its letter), in the page's language."""
+    return str(WINNER_VERDICTS[Winner(winner)])
 
 
 def bet_label(bet: BetType | str) -> str:

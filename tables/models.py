@@ -19,13 +19,9 @@ from .game.bets import Paytable
 from .game.cards import Card, unpack_cards
 from .game.outcome import RoundOutcome, Winner
 from .game.shoe import CutCardRule as GameCutCardRule
+from .labels import WINNER_NAMES
 
 # The winners' names people read, in the page's language (the game core spells them in English).
-WINNER_LABELS = {
-    Winner.BANKER: gettext_lazy("Banker"),
-    Winner.PLAYER: gettext_lazy("Player"),
-    Winner.TIE: gettext_lazy("Tie"),
-}
 
 
 class Variant(models.TextChoices):
@@ -199,7 +195,7 @@ class Round(models.Model):
     )
     banker_cards = models.CharField(gettext_lazy("banker cards"), max_length=6)
     winner = models.CharField(
-        gettext_lazy("winner"), max_length=1, choices=[(w.value, WINNER_LABELS[w]) for w in Winner]
+        gettext_lazy("winner"), max_length=1, choices=[(w.value, WINNER_NAMES[w]) for w in Winner]
     )
     player_score = models.PositiveSmallIntegerField(gettext_lazy("player score"))
     banker_score = models.PositiveSmallIntegerField(gettext_lazy("banker score"))

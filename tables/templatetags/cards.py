@@ -7,12 +7,14 @@ from fractions import Fraction
 from typing import Any
 
 from django import template
+from django.utils.formats import number_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext_lazy
 
 from roads.labels import pattern_name
 
+from .. import labels
 from ..game.authentication import PlaintextError, plaintext_card
 from ..game.bets import BetType
 from ..game.cards import Card
@@ -59,14 +61,14 @@ def card_state(state: str) -> str:
 
 @register.filter
 def winner_name(winner: Winner | str) -> str:
-    """``"Banker"`` for ``Winner.BANKER`` or its stored code ``"B"``."""
-    return Winner(winner).label
+    """``"Banker"`` for ``Winner.BANKER`` or its stored code ``"B"``, in the page's language."""
+    return labels.winner_name(winner)
 
 
 @register.filter
 def winner_verdict(winner: Winner | str) -> str:
     """``"Banker wins"``, ``"Player wins"`` or ``"Tie"`` for a winner or its stored code."""
-    return Winner(winner).verdict
+    return labels.winner_verdict(winner)
 
 
 SIDE_BETS = {bet.value for bet in BetType} - {"player", "banker", "tie"}
@@ -81,52 +83,61 @@ def _odds(pays: float) -> str:
 def winning_bets(bets: dict[str, dict[str, object]], side_only: bool = False) -> list[str]:
     """``["Player 1:1", "Player Bonus 4:1"]`` for the bets a round paid."""
     return [
-        f"{BetType(name).label} {_odds(float(result['pays']))}"  # type: ignore[arg-type]
+        f"{labels.bet_label(name)} {_odds(float(result['pays']))}"  # type: ignore[arg-type]
         for name, result in bets.items()
         if result["result"] == "win" and (not side_only or name in SIDE_BETS)
     ]
 
 
+def decimal(value: float, places: int) -> str:
+    """``value`` rounded to ``places`` decimals, written as the page's language writes
+    numbers (Django's number_format cuts the digits it does not show instead of rounding)."""
+    return number_format(round(value, places), places)
+
+
 @register.filter
 def percent(part: int, whole: int) -> str:
-    return f"{100 * part / whole:.1f}%" if whole else "–"
+    return f"{decimal(100 * part / whole, 1)}%" if whole else "–"
 
 
 @register.filter
 def signed_percent(value: float | None, places: int = 3) -> str:
     """An expected return as a signed percentage: ``-1.058%``; a dash when unknown."""
-    return "–" if value is None else f"{100 * value:+.{places}f}%".replace("-", "−")
+    if value is None:
+        return "–"
+    return ("+" if value >= 0 else "−") + f"{decimal(abs(100 * value), places)}%"
 
 
 @register.filter
 def grouped(count: int) -> str:
-    return f"{count:,d}"
+    return number_format(count, force_grouping=True)
 
 
 @register.filter
 def six_places(value: Fraction | float) -> str:
-    return f"{float(value):.6f}"
+    return decimal(float(value), 6)
 
 
 @register.filter
 def probability(event: Event, total: int) -> str:
-    return f"{event.count / total:.6f}"
+    return decimal(event.count / total, 6)
 
 
 @register.filter
 def event_return(event: Event, total: int) -> str:
-    return f"{float(event.pays) * event.count / total:.6f}"
+    return decimal(float(event.pays) * event.count / total, 6)
 
 
 @register.filter
 def rtp(value: Fraction) -> str:
-    return f"{100 * float(value):.2f}%"
+    return f"{decimal(100 * float(value), 2)}%"
 
 
 @register.filter
 def payout(pays: Fraction) -> str:
     """What an event pays, as on the seeds' tables: 0.95, 8, -1, 0."""
-    return f"{float(pays):g}"
+    value = float(pays)
+    return number_format(int(value) if value.is_integer() else value)
 
 
 @register.filter

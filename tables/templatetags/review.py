@@ -29,7 +29,7 @@ def event_name(event: str) -> str:
 @register.filter
 def share(count: float, whole: int) -> str:
     # The number in the page's language's digits and decimal mark.
-    return _("%(percent)s%%") % {"percent": formats.number_format(100 * count / whole, 2)} if whole else "–"
+    return _("%(percent)s%%") % {"percent": formats.number_format(round(100 * count / whole, 2), 2)} if whole else "–"
 
 
 @register.filter
@@ -44,7 +44,7 @@ def chi(test: ChiSquare | None) -> str:
     if test is None:
         return "–"
     return _("%(statistic)s (df %(df)s), p = %(p)s") % {
-        "statistic": formats.number_format(test.statistic, 2),
+        "statistic": formats.number_format(round(test.statistic, 2), 2),
         "df": test.df,
         "p": pvalue(test.p_value),
     }

@@ -10,9 +10,10 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from django.template.loader import render_to_string
 
 ROOT = Path(__file__).resolve().parents[2]
-DEFS = (ROOT / "templates/tables/_road_defs.html").read_text()
+DEFS = render_to_string("tables/_road_defs.html")  # its words in English
 CSS = re.sub(r"/\*.*?\*/", "", (ROOT / "static/css/app.css").read_text(), flags=re.S)  # comments left out
 
 
