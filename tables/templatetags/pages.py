@@ -10,6 +10,15 @@ from django.http import QueryDict
 register = template.Library()
 
 
+# What a phone's header shows of the page's language (the switch lists the full names).
+SHORT_NAMES = {"en": "EN", "zh-hans": "简", "zh-hant": "繁", "ko": "한", "vi": "VI", "th": "ไทย"}
+
+
+@register.filter
+def language_short(code: str) -> str:
+    return SHORT_NAMES.get(code, code.upper())
+
+
 @register.simple_tag(takes_context=True)
 def path_without_lang(context: dict[str, Any]) -> str:
     """The page's path and query without ``lang``: where the language switch brings the
