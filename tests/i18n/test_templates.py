@@ -3,6 +3,7 @@ page in Chinese, Korean, Vietnamese or Thai shows no English left over."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -31,3 +32,14 @@ def test_a_template_shows_no_text_outside_translate_and_blocktranslate(template:
 )
 def test_the_check_finds_text_and_shown_attributes_and_nothing_else(source: str, found: list[str]) -> None:
     assert untranslated_text(source) == found
+
+
+STYLESHEETS = sorted((TEMPLATES.parent / "static" / "css").glob("*.css"))
+CSS_WORDS = re.compile(r"content:\s*(\"[^\"]*[^\W\d_][^\"]*\"|'[^']*[^\W\d_][^']*')")
+
+
+@pytest.mark.parametrize("stylesheet", STYLESHEETS, ids=lambda p: p.name)
+def test_a_stylesheet_writes_no_words_a_page_would_show_in_english(stylesheet: Path) -> None:
+    """Words a stylesheet adds (``content: "Player"``) escape the catalogues: a cell's
+    label comes from its template's translated data-label instead."""
+    assert CSS_WORDS.findall(stylesheet.read_text()) == []
