@@ -68,3 +68,14 @@ def test_the_api_stays_english_whatever_the_language(client: Client, table: None
     refused = client.post("/api/tables/baccarat-1/rounds", {}, content_type="application/json", headers={
         "accept-language": "zh-CN"})  # fmt: skip
     assert refused.status_code in (401, 403) and all(ord(c) < 128 for c in refused.content.decode())
+
+
+def test_the_reviewer_s_desk_speaks_the_reviewer_s_language_and_has_the_switch(
+    client: Client, table: None, staff_reviewer
+) -> None:
+    client.force_login(staff_reviewer)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hant"
+    page = client.get("/admin/").content.decode()
+    assert html_lang(page).startswith("zh-hant") and 'name="language"' in page and "js/language.js" in page
+    assert "登出" in page  # Django's own admin, in Traditional Chinese
+    assert "Log out" not in page and "Transaction ID" not in page
