@@ -113,12 +113,16 @@ def test_screenshots_of_the_desk(desk: LiveServer, browser: Any) -> None:
             page.wait_for_selector("#round-desk")
             screenshot(page, f"desk-round-{size}")
             widths[f"round@{size}"] = page.evaluate("document.documentElement.scrollWidth")
+            page.goto(page.url + "?lang=zh-hans")  # a reviewer who reads Chinese (issue 21)
+            page.wait_for_selector("#round-desk")
+            screenshot(page, f"desk-round-zh-hans-{size}")
+            widths[f"round@{size} in zh-hans"] = page.evaluate("document.documentElement.scrollWidth")
             page.goto(desk.url + "/admin/tables/round/")
             screenshot(page, f"desk-rounds-{size}")
             widths[f"rounds@{size}"] = page.evaluate("document.querySelector('#result_list').scrollWidth")
             widths[f"rounds-box@{size}"] = page.evaluate("document.querySelector('.results').clientWidth")
     for name, width in widths.items():
-        size = name.split("@")[1]
+        size = name.split("@")[1].split()[0]
         if name.startswith("round@"):  # the list may scroll in its own box on a phone
             assert width <= SIZES[size][0], f"{name} is {width} px wide"
     assert widths["rounds@desktop"] <= widths["rounds-box@desktop"]  # every column of the list in view at 1440 px
