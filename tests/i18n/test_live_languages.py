@@ -8,42 +8,19 @@ from unittest import mock
 
 import pytest
 import pytest_asyncio
-from channels.db import database_sync_to_async
 from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables import fragments, services
-from tables.models import Table
+from tables import fragments
+from tests.sockets import ORIGIN, connected, record, table_with_shoe
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]
-SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
 
 @pytest_asyncio.fixture(autouse=True)
 async def fresh_layer() -> None:
     await get_channel_layer().flush()
-
-
-async def connected(path: str) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(application, path, headers=ORIGIN)
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
-
-
-@database_sync_to_async
-def table_with_shoe() -> Table:
-    table, _ = services.table_create(slug="baccarat-1", name="Baccarat 1")
-    services.shoe_start(table=table)
-    return table
-
-
-@database_sync_to_async
-def record(table: Table) -> None:
-    services.round_record(table=table, **SEED)
 
 
 async def test_each_page_gets_the_push_in_its_language_rendered_once_per_language() -> None:

@@ -18,35 +18,14 @@ from config.asgi import application
 from tables import live, selectors, services
 from tables.live import table_group
 from tables.models import Table
+from tests.sockets import ORIGIN, SEED, connected, record, table_with_shoe
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
-
-ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]  # a page of this site
-SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
 
 @pytest_asyncio.fixture(autouse=True)
 async def fresh_layer() -> None:
     await get_channel_layer().flush()
-
-
-async def connected(path: str) -> WebsocketCommunicator:
-    communicator = WebsocketCommunicator(application, path, headers=ORIGIN)
-    connected, _ = await communicator.connect()
-    assert connected
-    return communicator
-
-
-@database_sync_to_async
-def table_with_shoe() -> Table:
-    table, _ = services.table_create(slug="baccarat-1", name="Baccarat 1")
-    services.shoe_start(table=table)
-    return table
-
-
-@database_sync_to_async
-def record(table: Table, **cards: list[str]) -> str:
-    return services.round_record(table=table, **(cards or SEED)).round.round_id
 
 
 @database_sync_to_async

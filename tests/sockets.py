@@ -1,0 +1,33 @@
+"""Websocket pages for tests: a page of this site connected to the ASGI application, and
+a table with a shoe to push from."""
+
+from __future__ import annotations
+
+from channels.db import database_sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from config.asgi import application
+from tables import services
+from tables.models import Table
+
+ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]  # a page of this site
+SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+
+
+async def connected(path: str) -> WebsocketCommunicator:
+    communicator = WebsocketCommunicator(application, path, headers=ORIGIN)
+    connected, _ = await communicator.connect()
+    assert connected
+    return communicator
+
+
+@database_sync_to_async
+def table_with_shoe() -> Table:
+    table, _ = services.table_create(slug="baccarat-1", name="Baccarat 1")
+    services.shoe_start(table=table)
+    return table
+
+
+@database_sync_to_async
+def record(table: Table, **cards: list[str]) -> str:
+    return services.round_record(table=table, **(cards or SEED)).round.round_id
