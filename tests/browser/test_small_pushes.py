@@ -140,7 +140,7 @@ def test_a_voided_round_leaves_the_roads_of_every_open_page(server: LiveServer, 
         admin.click("button[name=index]")
         admin.fill("textarea[name=reason]", "card misread")
         admin.click("input[name=apply]")
-        admin.wait_for_selector("text=Voided 1 round(s).")
+        admin.wait_for_selector("text=Voided 1 round.")
     finally:
         admin.context.close()
     page.wait_for_function(
