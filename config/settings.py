@@ -226,6 +226,7 @@ LANGUAGES = [
     ("th", "ไทย"),
 ]
 LOCALE_PATHS = [BASE_DIR / "tables" / "locale"]
+FORMAT_MODULE_PATH = ["config.formats"]  # dates and times in each language, to the second
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = env("TIME_ZONE", "UTC")

@@ -12,6 +12,7 @@ from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext_lazy
 
@@ -320,7 +321,7 @@ class RoundAudit(AppendOnly):
             "action": self.get_action_display(),
             "round_id": self.round.round_id,
             "username": self.username,
-            "at": f"{self.at:%Y-%m-%d %H:%M:%S}",
+            "at": date_format(timezone.localtime(self.at), "DATETIME_FORMAT"),
         }
 
 
@@ -398,5 +399,5 @@ class PlaintextRefusal(AppendOnly):
         return _("%(shoe)s · %(field)s refused at %(at)s") % {
             "shoe": self.shoe,
             "field": self.field,
-            "at": f"{self.at:%Y-%m-%d %H:%M:%S}",
+            "at": date_format(timezone.localtime(self.at), "DATETIME_FORMAT"),
         }

@@ -4,11 +4,14 @@ page says which (<html lang>, Content-Language) and the API stays English."""
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
+
 import pytest
 from django.conf import settings
 from django.test import Client
 
 from tables import services
+from tables.models import Round
 
 pytestmark = pytest.mark.django_db
 
@@ -79,3 +82,17 @@ def test_the_reviewer_s_desk_speaks_the_reviewer_s_language_and_has_the_switch(
     assert html_lang(page).startswith("zh-hant") and 'name="language"' in page and "js/language.js" in page
     assert "登出" in page  # Django's own admin, in Traditional Chinese
     assert "Log out" not in page and "Transaction ID" not in page
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [("en", "2026-11-23 21:05:09 UTC"), ("zh-hans", "2026年11月23日 21:05:09 UTC"),
+     ("ko", "2026년 11월 23일 21:05:09 UTC"), ("vi", "21:05:09 23/11/2026 UTC"), ("th", "23/11/2026 21:05:09 UTC")],
+)  # fmt: skip
+def test_a_receipt_writes_its_round_s_time_as_the_language_does_to_the_second(
+    client: Client, table: None, language: str, written: str
+) -> None:
+    round_ = Round.objects.get()
+    Round.objects.filter(pk=round_.pk).update(created_at=datetime(2026, 11, 23, 21, 5, 9, tzinfo=UTC))
+    page = client.get(f"/rounds/{round_.round_id}/?lang={language}").content.decode()
+    assert f">{written}</time>" in page
