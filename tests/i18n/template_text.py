@@ -9,6 +9,8 @@ from html.parser import HTMLParser
 # Template syntax, removed before the HTML is read: comments, translated text, the rest
 # of the tags and variables (a variable's text is translated where it is made).
 COMMENT = re.compile(r"\{#.*?#\}|\{%\s*comment\s*%\}.*?\{%\s*endcomment\s*%\}", re.S)
+# A block that names CSS classes (body_class, admin's bodyclass) holds no words.
+CLASS_BLOCK = re.compile(r"\{%\s*block\s+\w*class\s*%\}.*?\{%\s*endblock\b[^%]*%\}", re.S)
 BLOCK_TRANSLATE = re.compile(r"\{%\s*blocktrans(?:late)?\b.*?\{%\s*endblocktrans(?:late)?\s*%\}", re.S)
 TAG_OR_VARIABLE = re.compile(r"\{%.*?%\}|\{\{.*?\}\}", re.S)
 LETTER = re.compile(r"[^\W\d_]")
@@ -43,7 +45,7 @@ class _Reader(HTMLParser):
 
 def untranslated_text(source: str) -> list[str]:
     """The text and shown attributes of ``source`` (a template) outside translation tags."""
-    text = BLOCK_TRANSLATE.sub(" ", COMMENT.sub(" ", source))
+    text = BLOCK_TRANSLATE.sub(" ", CLASS_BLOCK.sub(" ", COMMENT.sub(" ", source)))
     text = TAG_OR_VARIABLE.sub(" ", text)
     reader = _Reader()
     reader.feed(text)

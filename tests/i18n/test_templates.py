@@ -28,6 +28,7 @@ def test_a_template_shows_no_text_outside_translate_and_blocktranslate(template:
         ('<svg><text x="1">B</text></svg>', ["B"]),
         ("<script>var live = 'live';</script><p>—</p>", []),
         (' data-version="{{ version }}"', []),
+        ("{% block body_class %}screen{% endblock %}<p>Lobby</p>", ["Lobby"]),
     ],
 )
 def test_the_check_finds_text_and_shown_attributes_and_nothing_else(source: str, found: list[str]) -> None:
