@@ -95,15 +95,20 @@ def publish_table(
             claim = f"pushed:{table_id}:{version}"
             if not cache.add(claim, True, timeout=3600):
                 return
+        unwatched = []
         for language in languages():
             group, lobby = table_group(table.slug, language), lobby_group(language)
+            if not (watched[group] or watched[lobby]):
+                unwatched.append(language)
+                continue
             with translation.override(language):
                 if watched[group]:
                     sender.send(group, push_message(group, _table_push(table, shoe, version)))
                 else:
-                    forget_pushed(table_id, [language])
+                    unwatched.append(language)
                 if watched[lobby]:
                     sender.send(lobby, push_message(lobby, fragments.lobby_card_html(table)))
+        forget_pushed(table_id, unwatched)  # one call to the cache for every language no page shows
     except Exception:
         log.warning("live push for table %s failed", table_id, exc_info=True)
         if claim:
@@ -111,23 +116,38 @@ def publish_table(
                 cache.delete(claim)  # let a later push of this state try again
 
 
+# The (table, language) pairs whose last pushed state this process has forgotten and not
+# pushed since: forgetting them again costs a call to the cache on every round of a table
+# whose pages are all in other languages. Another process may have pushed one since; then
+# its key stays, and a page of that language that opens meanwhile asks for the whole
+# state once more (it resyncs on its own anyway).
+_forgotten: set[tuple[int, str]] = set()
+
+
 def forget_pushed(table_id: int, in_languages: list[str] | None = None) -> None:
     """No page shows the table (in these languages; all, by default): the next push goes
     whole, to pages that open meanwhile (they resync on their own, but a delta from a
     state they never had would make them ask again)."""
+    wanted = languages() if in_languages is None else in_languages
+    fresh = [language for language in wanted if (table_id, language) not in _forgotten]
+    if not fresh:
+        return
     with contextlib.suppress(Exception):
-        cache.delete_many([_pushed_key(table_id, language) for language in in_languages or languages()])
+        cache.delete_many([_pushed_key(table_id, language) for language in fresh])
+        _forgotten.update((table_id, language) for language in fresh)
 
 
 def _table_push(table: Table, shoe: Shoe | None, version: str) -> str:
     """What the table's pages get: only what changed since the state pushed last, which
     they show (or the whole live part; with the cache down, always the whole part)."""
-    since, key = None, _pushed_key(table.pk, translation.get_language())
+    language = translation.get_language()
+    since, key = None, _pushed_key(table.pk, language)
     with contextlib.suppress(Exception):
         since = cache.get(key)
     html = fragments.table_push_html(table, shoe, version, since=since)
     with contextlib.suppress(Exception):
         cache.set(key, version, timeout=PUSHED_SECONDS)
+        _forgotten.discard((table.pk, language))
     return html
 
 

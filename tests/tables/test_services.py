@@ -16,7 +16,7 @@ from django.db import transaction
 
 from tables import live, services
 from tables.game.validation import IllegalRoundError
-from tables.live import Scheduler, lobby_group, presence, table_group
+from tables.live import Scheduler, lobby_group, presence, push, table_group
 from tables.live.fanout import Fanout
 from tables.live.presence import watched
 from tables.models import Round, Shoe
@@ -441,3 +441,23 @@ async def test_a_process_joins_its_groups_again_so_a_membership_that_lapsed_is_r
     await pages.rejoin()  # the server's lifespan does, every RENEW_SECONDS
     await layer.group_send("lobby", live.push_message("lobby", "<p>card</p>"))
     assert await page.holding(1) == ["<p>card</p>"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_whose_pages_are_all_in_one_language_forgets_the_others_once_not_every_round(
+    baccarat_1, listen
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    korean, english = listen(table_group(table.slug, "ko")), listen(table_group(table.slug, "en"))
+    nobody = dict.fromkeys(push.watched_groups(table.slug), False)
+    with mock.patch.object(cache, "delete_many", wraps=cache.delete_many) as forgets:
+        for _ in range(3):
+            live.scheduler().publish_table(table.pk, watched=nobody | {table_group(table.slug, "ko"): True})
+    assert len(korean.pending()) == 3
+    assert forgets.call_count == 0, "forgotten when the shoe started (no page then), not again every round"
+    live.scheduler().publish_table(table.pk, watched=nobody | {table_group(table.slug, "en"): True})
+    assert english.pending()  # an English page had a push: a state to forget once it is gone
+    with mock.patch.object(cache, "delete_many", wraps=cache.delete_many) as forgets:
+        live.scheduler().publish_table(table.pk, watched=nobody | {table_group(table.slug, "ko"): True})
+    assert [call.args[0] for call in forgets.call_args_list] == [[f"pushed-version:{table.pk}:en"]]
