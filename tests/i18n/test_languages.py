@@ -8,7 +8,9 @@ from datetime import UTC, datetime
 
 import pytest
 from django.conf import settings
+from django.template.loader import render_to_string
 from django.test import Client
+from django.utils import translation
 
 from tables import services
 from tables.models import Round
@@ -96,3 +98,15 @@ def test_a_receipt_writes_its_round_s_time_as_the_language_does_to_the_second(
     Round.objects.filter(pk=round_.pk).update(created_at=datetime(2026, 11, 23, 21, 5, 9, tzinfo=UTC))
     page = client.get(f"/rounds/{round_.round_id}/?lang={language}").content.decode()
     assert f">{written}</time>" in page
+
+
+@pytest.mark.parametrize("page", ["400.html", "403.html", "404.html", "500.html"])
+def test_an_error_page_speaks_the_reader_s_language_without_a_request(page: str) -> None:
+    """Django renders 400 and 500 with no request (so no context processor): the page
+    reads the active language itself."""
+    english = render_to_string(page)
+    with translation.override("ko"):
+        korean = render_to_string(page)
+    assert html_lang(korean) == "ko" and "로비" in korean
+    heading = english.split('<h1 class="page-title">')[1].split("</h1>")[0]
+    assert heading not in korean
