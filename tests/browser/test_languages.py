@@ -108,6 +108,8 @@ def test_a_table_display_set_up_with_lang_shows_its_pushes_in_that_language(
         server.post(dealt, "rounds", natural("P", 9))
         page.wait_for_function("before => document.getElementById('game-info').innerText !== before", arg=before)
         with translation.override("zh-hans"):
-            big_road = translation.gettext("Big Road")
+            big_road, dealer = translation.gettext("Big Road"), translation.gettext("Dealer")
+        labels = page.eval_on_selector_all("#game-info dt", "els => els.map(e => e.textContent)")  # as pushed
+        assert dealer == "荷官" and dealer in labels and not any(ENGLISH_WORD.search(label) for label in labels)
         assert big_road == "大路" and big_road in page.inner_html("#alt-big_road")  # the road's words, pushed
         assert page.get_attribute("html", "lang") == "zh-hans"
