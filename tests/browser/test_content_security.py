@@ -40,7 +40,7 @@ def test_the_live_pages_draw_their_charts_and_update_under_the_policy(server: Li
     page.goto(server.url + "/")
     page.wait_for_selector("#connection.connection-live")
     page.locator("#lobby-filter input[name=good]").check()  # the filter script runs
-    page.wait_for_function("location.search.includes('good=1')")
+    page.wait_for_function("() => location.search.includes('good=1')")
 
     page.goto(server.url + "/lobby/screen/")
     page.wait_for_selector("#connection.connection-live", state="attached")  # hidden on a screen

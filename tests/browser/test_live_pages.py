@@ -105,7 +105,7 @@ def test_the_game_stats_charts_draw_and_follow_posted_rounds(server: LiveServer,
     points = "document.querySelector('[data-chart=chart-running]').data[0].y.length"
     assert page.evaluate(points) == 1
     server.post("baccarat-5", "rounds", BANKER_NATURAL)
-    page.wait_for_function(f"{points} === 2", timeout=2000)
+    page.wait_for_function(f"() => {points} === 2", timeout=2000)
     assert "50.0%" in text(page, "#stats")
 
 
@@ -122,7 +122,7 @@ def test_the_shoe_odds_panel_and_chart_follow_posted_rounds(server: LiveServer, 
     server.post("baccarat-7", "rounds", PLAYER_WIN)  # computed on the server's worker thread
     page.wait_for_selector("#odds >> text=after round 1", timeout=2000)
     assert "410 cards left" in text(page, "#odds")
-    page.wait_for_function(f"{points} === 2", timeout=2000)
+    page.wait_for_function(f"() => {points} === 2", timeout=2000)
     banker = page.locator("#odds tr", has_text="Banker").first.inner_text()
     assert "−1.058%" in banker  # the full-shoe value beside the shoe left
 

@@ -39,7 +39,7 @@ LEGENDS = """() => [...document.querySelectorAll("[data-chart]")].map(chart => {
     const box = el => { const r = chart.querySelector(el).getBoundingClientRect();
                         return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
     return {chart: chart.dataset.chart, legend: box("g.legend"), plot: box(".nsewdrag")}; })"""
-DRAWN = "[...document.querySelectorAll('[data-chart]')].every(chart => chart.querySelector('g.legend'))"
+DRAWN = "() => [...document.querySelectorAll('[data-chart]')].every(chart => chart.querySelector('g.legend'))"
 HEADER = """() => { const bar = document.querySelector('.topbar').getBoundingClientRect();
     const tops = [...document.querySelectorAll('.topbar .brand, .topbar nav a')]
         .filter(el => el.offsetParent !== null).map(el => Math.round(el.getBoundingClientRect().top));

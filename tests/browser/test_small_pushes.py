@@ -94,7 +94,7 @@ def test_a_page_that_missed_a_push_asks_for_the_whole_state(server: LiveServer, 
         });
     }""")
     second = server.post("missed", "rounds", banker_win(1))["round"]
-    page.wait_for_function("window.dropNext === false", timeout=3000)
+    page.wait_for_function("() => window.dropNext === false", timeout=3000)
     assert second["id"] not in page.locator("#history").inner_text()
     third = post_and_see(server, page, "missed", player_win(2))
     # The third round's delta did not start where the page was: it asked for everything.
@@ -144,7 +144,7 @@ def test_a_voided_round_leaves_the_roads_of_every_open_page(server: LiveServer, 
     finally:
         admin.context.close()
     page.wait_for_function(
-        "document.querySelector('#history-rows tr.voided') !== null", timeout=3000
+        "() => document.querySelector('#history-rows tr.voided') !== null", timeout=3000
     )  # the void pushes the whole state
     assert road_marks(page, "bead_plate", "bead-B") == [] and road_marks(page, "bead_plate", "bead-P") == [
         (0, 0),
