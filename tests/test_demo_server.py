@@ -15,6 +15,8 @@ import pytest
 
 from tests.road_marks import marks
 
+pytestmark = pytest.mark.backend_free  # starts the servers it needs itself, whatever the run's backend
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

@@ -9,6 +9,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.backend_free  # reads the project's files, touches no backend
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("tables", "roads", "config")
 SEAM = ("tables/services.py", ".")  # `from . import tasks`: services queue Celery tasks, tasks call services

@@ -23,6 +23,8 @@ from websockets.sync.client import ClientConnection, connect
 
 from . import servers
 
+pytestmark = pytest.mark.backend_free  # starts the servers it needs itself, whatever the run's backend
+
 ROOT = Path(__file__).resolve().parents[1]
 PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 WORKER = (

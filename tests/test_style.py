@@ -5,6 +5,10 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+pytestmark = pytest.mark.backend_free  # reads the project's files, touches no backend
+
 ROOT = Path(__file__).resolve().parent.parent
 
 

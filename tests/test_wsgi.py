@@ -25,6 +25,8 @@ from tables.models import Round
 
 from . import servers
 
+pytestmark = pytest.mark.backend_free  # starts the servers it needs itself, whatever the run's backend
+
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -23,6 +23,8 @@ from tables.game.authentication import (
 from tables.game.cards import ALL_CARDS, Card
 from tables.game.outcome import RoundOutcome
 
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
+
 SEED_SAMPLE = (
     "H-3-uee9JLvMAncG4J2FN8dG-13D0FF3A6155E3BAFE96C79DE5CAA6696FA577A668DA233CA062F1A6F215F56FB2AD5F82AB8193D"
     "45F56042DAA635D39078F04E8F6E92296D55B93590A23E4E2"

@@ -8,6 +8,8 @@ from tables.game.bets import BetStatus, BetType, Paytable, settle_bets
 from tables.game.cards import Card
 from tables.game.outcome import RoundOutcome
 
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
+
 STANDARD = Paytable.standard()
 
 

@@ -15,6 +15,8 @@ from tables.game.cards import (
     unpack_cards,
 )
 
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
+
 
 @pytest.mark.parametrize(
     ("code", "canonical"),

@@ -14,6 +14,8 @@ from tables.game.cards import Card
 from tables.game.dealing import deal_from_sequence
 from tables.game.odds import Composition, CompositionError, falling, shoe_odds
 
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
+
 FULL = shoe_odds(Composition.full(8))
 TOTAL = 4_998_398_275_503_360
 

@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+pytestmark = pytest.mark.backend_free  # reads the project's files, touches no backend
+
 ROOT = Path(__file__).resolve().parents[2]
 ROADS_ENGINE = ["roads/engine.py", "roads/entries.py", "roads/derived.py", "roads/grid.py", "roads/patterns.py"]
 

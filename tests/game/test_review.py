@@ -16,6 +16,8 @@ from tables.game.review import (
     streak_lengths,
 )
 
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
+
 RATES = expected_rates()
 
 

@@ -8,6 +8,8 @@ from tables.game.outcome import Winner
 from tables.game.rules import banker_draws, player_draws
 from tables.game.validation import IllegalRoundError, validate_round
 
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
+
 # Seed 000 "Baccarat Drawing Rules": rows are the banker's score, columns the
 # player's third card; H hits, S stands.
 BANKER_CHART = """

@@ -9,6 +9,8 @@ from tables.game.cards import ALL_CARDS, Card
 from tables.game.outcome import Winner
 from tables.game.shoe import CutCardRule, Shoe, ShoeFinishedError, burn_count
 
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
+
 
 def codes(text: str) -> list[Card]:
     return [Card.parse(c) for c in text.split()]

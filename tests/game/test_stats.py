@@ -1,5 +1,9 @@
+import pytest
+
 from tables.game.outcome import Winner
 from tables.game.stats import StatRound, shoe_stats
+
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
 
 B, P, T = Winner.BANKER, Winner.PLAYER, Winner.TIE
 

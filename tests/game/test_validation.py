@@ -8,6 +8,8 @@ from tables.game.cards import Card
 from tables.game.outcome import RoundOutcome
 from tables.game.validation import FieldError, IllegalRoundError, check_name, check_shoe_counts, validate_round
 
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
+
 
 def errors_of(player: object, banker: object) -> list[FieldError]:
     with pytest.raises(IllegalRoundError) as caught:

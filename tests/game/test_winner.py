@@ -1,6 +1,10 @@
 """One Winner enum names every result: the code stored and sent, and the words shown."""
 
+import pytest
+
 from tables.game.outcome import Winner
+
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
 
 
 def test_each_winner_has_its_one_letter_code() -> None:

@@ -18,6 +18,8 @@ from django.utils.translation import to_locale
 
 from tests.servers import unavailable
 
+pytestmark = pytest.mark.backend_free  # reads the project's files, touches no backend
+
 ROOT = Path(__file__).resolve().parents[2]
 APPS_WITH_CATALOGUES = ("tables", "roads")
 TRANSLATED = [code for code, _ in settings.LANGUAGES if code != settings.LANGUAGE_CODE]

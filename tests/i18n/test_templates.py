@@ -10,6 +10,8 @@ import pytest
 
 from .template_text import untranslated_text
 
+pytestmark = pytest.mark.backend_free  # reads the project's files, touches no backend
+
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 
 

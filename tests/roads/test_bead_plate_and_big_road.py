@@ -1,8 +1,12 @@
 """Bead Plate and Big Road, as seed 000 describes them."""
 
+import pytest
+
 from roads.engine import Roads
 
 from .pictures import big_road, expected, picture, roads_of
+
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
 
 
 def test_bead_plate_fills_top_to_bottom_then_left_to_right() -> None:

@@ -4,6 +4,8 @@ import pytest
 
 from .pictures import derived, expected, roads_of
 
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
+
 
 def first_marked_round(text: str, road: str) -> int | None:
     """1-based number of the round that made the road's first mark."""

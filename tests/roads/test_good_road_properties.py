@@ -7,11 +7,14 @@ from __future__ import annotations
 import re
 from itertools import groupby, repeat
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from roads.engine import Roads
 from roads.entries import RoadRound, Winner
+
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
 
 # Short columns, often single, with ties between: jumps, double jumps and slopes come up often.
 columns = st.lists(st.tuples(st.integers(1, 5), st.integers(0, 2)), max_size=14)

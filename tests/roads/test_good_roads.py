@@ -6,6 +6,8 @@ from roads.patterns import GoodRoadRules
 
 from .pictures import roads_of
 
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
+
 
 def good(text: str) -> list[str]:
     return roads_of(text).good_roads()

@@ -4,6 +4,7 @@ import ast
 from itertools import chain, repeat
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -12,6 +13,8 @@ from roads.engine import Roads
 from roads.entries import RoadRound, Winner
 
 from . import reference
+
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
 
 results = st.lists(
     st.tuples(st.sampled_from([Winner.BANKER, Winner.PLAYER, Winner.TIE]), st.booleans(), st.booleans()),

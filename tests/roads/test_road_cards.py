@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import re
 
+import pytest
+
 from roads import svg
 from roads.selectors import ShoeRoads
 from roads.templatetags.road_svg import road_board
 
 from .pictures import roads_of
+
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
 
 
 def columns_drawn(board: svg.Board) -> list[int]:

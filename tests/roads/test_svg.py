@@ -3,11 +3,15 @@ view, and a later round's board extending an earlier one's."""
 
 import re
 
+import pytest
+
 from roads import svg
 from roads.entries import Color, Winner
 from tests.road_marks import asks, marks
 
 from .pictures import roads_of
+
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
 
 
 def draw(board: svg.Board) -> str:
