@@ -56,7 +56,7 @@ def replay_position(text: str | None, rounds: list[Round]) -> int:
         if last:
             message = _("the shoe has no round %(number)s: its rounds are from 1 to %(last)s")
         else:
-            message = _("the shoe has no round %(number)s: its rounds are none yet")
+            message = _("the shoe has no round %(number)s: it has no rounds yet")
         raise ReplayPositionError(message % {"number": number, "last": last})
     return number
 

@@ -54,7 +54,7 @@ def test_a_shoe_of_twenty_banker_wins_in_a_row_is_flagged_and_a_usual_one_is_not
     for cards in [*banker_naturals(3), PLAYER_WIN, PLAYER_WIN]:
         services.round_record(table=table, **cards)
     page = body(reviewer.get("/review/", {"table": "baccarat-1"}))
-    assert "25 rounds" in page and "1 flagged under p = 0.01" in page
+    assert "25 rounds" in page and "1 flagged (p below 0.01)" in page
     assert page.count('<span class="tag tag-flag">review</span>') == 1
     shoes = page[page.index('id="shoes"') :]
     assert shoes.index('class="flagged"') < shoes.index("?shoe=1") < shoes.index("?shoe=2")
