@@ -45,13 +45,12 @@ class Runner(Protocol):
 
 
 def run(job: Job, args: tuple[Any, ...]) -> None:
-    """One job, its failure logged, its database connection given back."""
+    """One job, its failure logged. Run in its caller's thread (inline, or a test's clock),
+    it leaves that thread's database connection to its caller."""
     try:
         job(*args)
     except Exception:
         log.exception("%s%r failed", name_of(job), args)
-    finally:
-        close_old_connections()
 
 
 def name_of(job: Job) -> str:
@@ -117,6 +116,7 @@ class ThreadRunner:
                 self._busy = True
             try:
                 run(job, args)
+                close_old_connections()  # the jobs thread's own connection: given back when stale
             finally:
                 with self._changed:
                     self._busy = False

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import threading
 
+from django.db import connections
+
 from tables.live.jobs import InlineRunner, ThreadRunner
 
 
@@ -45,3 +47,16 @@ def test_inline_jobs_run_at_once_in_the_callers_thread_whatever_their_delay() ->
     ran = []
     InlineRunner().run_later(60, lambda: ran.append(threading.current_thread().name))
     assert ran == [threading.current_thread().name]
+
+
+def test_the_jobs_thread_gives_back_its_database_connection_after_each_job(transactional_db: None) -> None:
+    runner, wrappers = ThreadRunner(), []
+
+    def query() -> None:
+        with connections["default"].cursor() as cursor:
+            cursor.execute("SELECT 1")
+        wrappers.append(connections["default"])  # this thread's own wrapper, not the proxy
+
+    runner.run_later(0, query)
+    runner.drain(timeout=5)
+    assert wrappers and wrappers[0].connection is None, "closed once the job was done (CONN_MAX_AGE 0)"
