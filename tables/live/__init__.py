@@ -16,12 +16,15 @@ a table's pages show, and :func:`odds_changed` once a round's odds are stored. I
 
 from __future__ import annotations
 
-from .groups import PUSH, lobby_group, push_message, table_group
+from django.conf import settings
+
+from . import presence
+from .groups import PUSH, languages, lobby_group, push_message, table_group
 from .scheduler import Scheduler, install, scheduler
 
 __all__ = [
-    "PUSH", "Scheduler", "install", "lobby_group", "odds_changed", "push_message", "scheduler", "table_changed",
-    "table_group",
+    "PUSH", "Scheduler", "install", "lobby_group", "lobby_languages", "odds_changed", "push_message", "scheduler",
+    "table_changed", "table_group",
 ]  # fmt: skip
 
 
@@ -33,3 +36,12 @@ def table_changed(table_id: int, slug: str) -> None:
 def odds_changed(table_id: int) -> None:
     """Call from a background job once a round's odds are stored."""
     scheduler().odds_changed(table_id)
+
+
+def lobby_languages() -> list[str]:
+    """The languages the lobby's cards are kept rendered in: the default, and every other
+    one a lobby page shows now (a wall in Chinese finds its cards ready after a deploy)."""
+    watched = presence.watched(*(lobby_group(language) for language in languages()))
+    return [
+        language for language in languages() if language == settings.LANGUAGE_CODE or watched[lobby_group(language)]
+    ]

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 
 from roads.patterns import PATTERNS
 from tables import fragments, selectors, services, tasks
-from tables.live import consumers
+from tables.live import consumers, lobby_group, presence
 from tables.models import Table
 from tests.road_marks import marks
 
@@ -198,6 +198,20 @@ def test_the_lobby_serves_kept_cards_and_renders_only_the_tables_that_changed(cl
     other.name = "Baccarat Two"  # renamed in admin: no round, a new card all the same
     other.save()
     assert "Baccarat Two" in client.get("/").content.decode()
+
+
+def test_beat_keeps_the_lobby_cards_in_each_language_a_lobby_page_shows(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.round_record(table=table, **SEED)
+    presence.mark([lobby_group("zh-hant")])  # a lobby wall in Traditional Chinese is open
+    tasks.lobby_cards_render()
+    with mock.patch("tables.fragments._card_render", wraps=fragments._card_render) as render:
+        assert "大路" in client.get("/?lang=zh-hant").content.decode()
+        assert "Big Road" in client.get("/").content.decode()
+        assert render.call_count == 0, "kept in English and in the language a page shows"
+        assert "본매" in client.get("/?lang=ko").content.decode()
+        assert render.call_count == 1, "a language no lobby page showed is rendered on its first view"
 
 
 def test_a_road_mark_tells_its_round_on_demand_and_the_browser_may_keep_the_answer(client: Client, baccarat_1) -> None:
