@@ -14,6 +14,7 @@ from typing import Any
 
 from . import charts
 from .game.bets import BetType, Paytable
+from .game.cards import unpack_cards
 from .game.odds import Composition, ShoeOdds, shoe_odds
 from .labels import bet_label
 from .models import Round, Shoe, Table
@@ -21,14 +22,33 @@ from .models import Round, Shoe, Table
 CHART_BETS = (BetType.BANKER, BetType.PLAYER, BetType.TIE, BetType.PLAYER_PAIR)
 
 
+def opening_composition(decks: int, burn_card: str = "") -> Composition:
+    """The shoe before its first round: every card of its decks but the burn card, which
+    the dealer turned over for all to see. The cards burned face down stay unknown, so
+    they stay in: the odds are exact for what the table has shown."""
+    full = Composition.full(decks)
+    return full.without(unpack_cards(burn_card)) if burn_card else full
+
+
 @lru_cache(maxsize=64)
-def _full_shoe(decks: int, paytable_json: str) -> ShoeOdds:
-    return shoe_odds(Composition.full(decks), Paytable().updated(json.loads(paytable_json)))
+def _opening(decks: int, burn_card: str, paytable_json: str) -> ShoeOdds:
+    return shoe_odds(opening_composition(decks, burn_card), Paytable().updated(json.loads(paytable_json)))
 
 
 def full_shoe_odds(table: Table) -> ShoeOdds:
     """The table's return tables for a full shoe (computed once per process)."""
-    return _full_shoe(table.decks, json.dumps(table.get_paytable().to_data(), sort_keys=True))
+    return _opening(table.decks, "", _paytable_json(table))
+
+
+def opening_odds(table: Table, shoe: Shoe | None) -> ShoeOdds:
+    """The shoe's odds before its first round: a full shoe's, less the burn card once shown."""
+    if shoe is None or not shoe.burn_card:
+        return full_shoe_odds(table)
+    return _opening(shoe.decks, shoe.burn_card, _paytable_json(table))
+
+
+def _paytable_json(table: Table) -> str:
+    return json.dumps(table.get_paytable().to_data(), sort_keys=True)
 
 
 @dataclass(frozen=True)
@@ -49,19 +69,19 @@ class OddsRow:
 def odds_context(table: Table, shoe: Shoe | None, rounds: list[Round]) -> dict[str, Any]:
     """The odds panel: each bet's return now beside its full-shoe value, and the chart
     points. ``rounds`` are the shoe's rounds, newest first, as the page loaded them."""
-    full = full_shoe_odds(table)
+    full, opening = full_shoe_odds(table), opening_odds(table, shoe)
     computed: list[tuple[int, dict[str, Any]]] = [(r.number, r.odds) for r in rounds if r.odds is not None]
     after, latest = computed[0] if computed else (None, None)
     rows = []
     for bet, bet_odds in full.bets.items():
-        now = latest["returns"].get(bet.value) if latest else float(bet_odds.expected_return)
+        now = latest["returns"].get(bet.value) if latest else float(opening.bets[bet].expected_return)
         rows.append(OddsRow(bet_label(bet), float(bet_odds.expected_return), now))
     points = [(0, {bet.value: float(full.bets[bet].expected_return) for bet in CHART_BETS})]
     points += [(number, stored["returns"]) for number, stored in reversed(computed) if stored["returns"]]
     return {
         "rows": rows,
         "after": after,
-        "cards_left": latest["cards"] if latest else (shoe.decks * 52 if shoe else table.decks * 52),
+        "cards_left": latest["cards"] if latest else opening.composition.size,
         "pending": bool(rounds) and rounds[0].odds is None,
         "positive": [row.label for row in rows if row.positive],
         "figure": charts.odds_figure(points, [(bet.value, bet_label(bet)) for bet in CHART_BETS]),

@@ -16,7 +16,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils import timezone
 
-from . import live
+from . import live, odds
 from .game.authentication import (
     Burn,
     CommitmentError,
@@ -586,8 +586,9 @@ def round_odds_compute(*, round_pk: int) -> int:
     without them (this round, the ones recorded since it was queued, and any whose
     task was lost while the broker was down), then push. Rounds that have their odds
     already are left alone, so a retried task is harmless. Returns how many rounds got
-    their odds. Burned cards are unknown, so they stay in the count: the odds are exact
-    for what the table has shown."""
+    their odds. The shoe starts without its burn card, which was shown; the cards burned
+    face down are unknown, so they stay in the count: the odds are exact for what the
+    table has shown."""
     round_ = Round.objects.select_related("shoe__table").filter(pk=round_pk).first()
     if round_ is None:
         return 0
@@ -595,7 +596,7 @@ def round_odds_compute(*, round_pk: int) -> int:
     with contextlib.suppress(Exception):
         cache.delete(_odds_queued_key(shoe.pk))  # rounds committed from now on queue a task again
     paytable = table.get_paytable()
-    composition, stored = Composition.full(shoe.decks), 0
+    composition, stored = odds.opening_composition(shoe.decks, shoe.burn_card), 0
     for r in shoe.rounds.order_by("number"):
         composition = composition.without(unpack_cards(r.player_cards + r.banker_cards))
         if r.odds is None and Round.objects.filter(pk=r.pk, odds__isnull=True).update(

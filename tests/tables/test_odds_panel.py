@@ -40,6 +40,32 @@ def test_each_round_stores_the_exact_odds_of_the_shoe_left_after_it(baccarat_1) 
 
 
 @pytest.mark.django_db(transaction=True)
+def test_the_burn_card_turned_over_for_all_to_see_leaves_the_shoe_the_cards_it_burns_stay_unknown(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.shoe_burn(table=table, card="9H")  # shown, then nine cards burned face down
+    first = services.round_record(table=table, **SEED).round
+    first.refresh_from_db()
+    left = Composition.full(8).without(cards("9H", "AH", "3S", "5D", "JC", "2H", "AD"))
+    exact = shoe_odds(left, table.get_paytable())
+    assert first.odds["cards"] == 416 - 7  # the nine burned face down still count: nobody saw them
+    assert first.odds["returns"]["player_pair"] == round(float(exact.bets[BetType.PLAYER_PAIR].expected_return), 8)
+    assert first.odds["returns"]["banker"] == round(float(exact.bets[BetType.BANKER].expected_return), 8)
+
+
+def test_before_the_first_round_the_odds_panel_shows_the_shoe_without_its_burn_card(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.shoe_burn(table=table, card="KS")
+    page = client.get("/tables/baccarat-1/").content.decode()
+    exact = shoe_odds(Composition.full(8).without(cards("KS")), table.get_paytable())
+    full = shoe_odds(Composition.full(8), table.get_paytable())
+    tie, tie_full = (float(o.bets[BetType.TIE].expected_return) for o in (exact, full))
+    assert "415 cards left" in page
+    assert f"{tie * 100:+.3f}%".replace("-", "−") in page and round(tie, 5) != round(tie_full, 5)
+
+
+@pytest.mark.django_db(transaction=True)
 def test_a_voided_rounds_cards_stay_out_of_the_shoe(baccarat_1, staff_reviewer) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
