@@ -13,17 +13,34 @@
   };
 
   // On a phone (the width app.css's Phones section starts at) a chart gives its plot the
-  // whole width: its legend goes in rows under the plot, in room added below it, where
-  // it covers no line or bar.
+  // whole width: its legend goes under the plot, in room added below it, where it covers
+  // no line or bar, in as many equal columns as its longest name allows (measured in the
+  // legend's font: names differ in length from one language to another), so that every
+  // entry shows and none needs the legend's own scrollbar.
   var phone = window.matchMedia("(max-width: 640px)");
+  var SWATCH = 45;  // px plotly puts beside a legend entry's name (its line or box, gaps)
+  var ROW = 22;  // px a legend row takes at the charts' 12 px font
+  var ruler = document.createElement("canvas").getContext("2d");
+  function nameWidth(name) {
+    ruler.font = '12px "Open Sans", verdana, arial, sans-serif';  // plotly's own font for a legend
+    return Math.ceil(ruler.measureText(name).width);
+  }
   function fitted(el, figure, layout) {
     var width = el.clientWidth;
     if (!phone.matches || !width || layout.showlegend === false) return layout;
-    var named = figure.data.filter(function (trace) { return trace.name && trace.showlegend !== false; }).length;
-    var room = Math.ceil(named / Math.max(1, Math.floor(width / 120))) * 22 + 12;
+    var names = figure.data.filter(function (trace) { return trace.name && trace.showlegend !== false; })
+      .map(function (trace) { return trace.name; });
     var margin = Object.assign({}, layout.margin);
+    // plotly fits a horizontal legend's rows to the plot's width, whatever the legend's x.
+    var across = width - (margin.l || 0) - (margin.r || 0);
+    var widest = SWATCH + Math.max.apply(null, names.map(nameWidth).concat([0]));
+    var columns = Math.max(1, Math.min(names.length, Math.floor(across / widest)));
+    var room = Math.ceil(names.length / columns) * ROW + 12;
     margin.b = (margin.b || 30) + room + (layout.xaxis && layout.xaxis.title ? 18 : 0);
-    var legend = { orientation: "h", x: 0, xanchor: "left", y: 0, yref: "container", yanchor: "bottom" };
+    var legend = {
+      orientation: "h", x: 0, xref: "container", xanchor: "left", y: 0, yref: "container", yanchor: "bottom",
+      entrywidthmode: "pixels", entrywidth: Math.floor(across / columns) - SWATCH - 1,
+    };
     return Object.assign({}, layout, {
       height: (layout.height || 220) + room, margin: margin, legend: Object.assign({}, layout.legend, legend),
     });

@@ -34,11 +34,17 @@ TAP_TARGETS = """() => [...document.querySelectorAll(
                  return {what: el.outerHTML.slice(0, 70), width: r.width, height: r.height}; })"""
 # The height of one road cell in CSS px: a road is six rows high.
 CELL_SIZE = "s => document.querySelector(s).getBoundingClientRect().height / 6"
-# Each chart's legend box and plot area, to tell a legend that covers the lines or bars.
+# Each chart's legend box and plot area, to tell a legend that covers the lines or bars;
+# whether the legend scrolls (plotly's own scrollbar: entries out of sight); the x axis's
+# title and tick labels, to tell a title drawn over the labels.
 LEGENDS = """() => [...document.querySelectorAll("[data-chart]")].map(chart => {
-    const box = el => { const r = chart.querySelector(el).getBoundingClientRect();
+    const box = el => { const found = chart.querySelector(el); if (!found) return null;
+                        const r = found.getBoundingClientRect();
                         return {left: r.left, right: r.right, top: r.top, bottom: r.bottom}; };
-    return {chart: chart.dataset.chart, legend: box("g.legend"), plot: box(".nsewdrag")}; })"""
+    const scrollbar = chart.querySelector("g.legend rect.scrollbar");
+    return {chart: chart.dataset.chart, legend: box("g.legend"), plot: box(".nsewdrag"),
+            scrolls: !!scrollbar && +scrollbar.getAttribute("height") > 0,
+            title: box("g.g-xtitle"), ticks: box("g.xaxislayer-above")}; })"""
 DRAWN = "() => [...document.querySelectorAll('[data-chart]')].every(chart => chart.querySelector('g.legend'))"
 HEADER = """() => { const bar = document.querySelector('.topbar').getBoundingClientRect();
     const tops = [...document.querySelectorAll('.topbar .brand, .topbar nav a')]
@@ -83,6 +89,11 @@ def measure(page: Any, size: str, name: str, figures: dict[str, Any], problems: 
         apart = legend["bottom"] <= plot["top"] + PAD or legend["top"] >= plot["bottom"] - PAD
         if not (apart or legend["left"] >= plot["right"] - PAD or legend["right"] <= plot["left"] + PAD):
             problems.append(f"{name} at {size}: the legend of {chart['chart']} covers its plot ({chart})")
+        if chart["scrolls"]:
+            problems.append(f"{name} at {size}: the legend of {chart['chart']} hides entries behind a scrollbar")
+        title, ticks = chart["title"], chart["ticks"]
+        if title and ticks and title["right"] > title["left"] and title["top"] < ticks["bottom"] - PAD:
+            problems.append(f"{name} at {size}: the x axis title of {chart['chart']} covers its labels ({chart})")
     if size in PHONES:
         for target in page.evaluate(TAP_TARGETS):
             if min(target["width"], target["height"]) < TAP - 0.5:
