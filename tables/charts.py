@@ -162,9 +162,36 @@ def observed_expected_figure(
     return {"data": bars, "layout": layout}
 
 
+# plotly's own ten colours; a chart of more lines draws the next ten dotted, then dashed:
+# the flat-bet chart has fourteen bets, and two lines alike could not be told apart.
+LINE_COLOURS = (
+    "#1f77b4",
+    "#ff7f0e",
+    "#2ca02c",
+    "#d62728",
+    "#9467bd",
+    "#8c564b",
+    "#e377c2",
+    "#7f7f7f",
+    "#bcbd22",
+    "#17becf",
+)
+LINE_DASHES = ("solid", "dot", "dash")
+
+
+def _nth_line(n: int) -> dict[str, str]:
+    return {
+        "color": LINE_COLOURS[n % len(LINE_COLOURS)],
+        "dash": LINE_DASHES[n // len(LINE_COLOURS) % len(LINE_DASHES)],
+    }
+
+
 def flat_bets_figure(x: list[int], curves: dict[str, list[float]]) -> dict[str, Any]:
     """Units won or lost by one unit on every round, one line per bet."""
-    lines = [{"type": "scatter", "mode": "lines", "name": name, "x": x, "y": y} for name, y in curves.items()]
+    lines = [
+        {"type": "scatter", "mode": "lines", "name": name, "x": x, "y": y, "line": _nth_line(n)}
+        for n, (name, y) in enumerate(curves.items())
+    ]
     units = pgettext("chart axis: betting units won or lost", "Units")
     layout = dict(
         height=360,
