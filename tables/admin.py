@@ -39,7 +39,7 @@ from . import receipts, selectors, services, shoe_desk
 from .fragments import TABLE_ROADS
 from .game.bets import BetType
 from .game.outcome import Winner
-from .labels import winner_name
+from .labels import bet_label, winner_name
 from .models import Round, RoundAudit, Shoe, Table
 
 VOID_PERMISSION = "tables.void_round"
@@ -151,12 +151,13 @@ def _cards(cards: tuple) -> str:
     )
 
 
-def _odds_rows(odds: dict[str, Any]) -> list[tuple[str, str]]:
-    """(bet, expected return in per cent of the stake) of the odds stored after a round."""
+def _odds_rows(odds: dict[str, Any]) -> list[tuple[str, float]]:
+    """(bet, expected return per unit staked) of the odds stored after a round, the bet
+    named in the page's language."""
     returns = odds.get("returns", {})
-    rows = [(bet.label, f"{100 * returns[bet.value]:+.4f}%") for bet in BetType if bet.value in returns]
+    rows = [(bet_label(bet), returns[bet.value]) for bet in BetType if bet.value in returns]
     if returns and odds.get("no_commission_banker") is not None:
-        rows.append((_("Banker, no commission"), f"{100 * odds['no_commission_banker']:+.4f}%"))
+        rows.append((_("Banker, no commission"), odds["no_commission_banker"]))
     return rows
 
 

@@ -186,12 +186,21 @@ def test_a_rounds_page_shows_what_a_dispute_needs_and_nothing_to_save(owner, rou
     assert f'data-copy="{round_.round_id}"' in page  # the copy button
     assert 'class="card ' in page and "hand-score" in page  # the table page's card template
     assert all(bet.label in page for bet in BetType)  # all 14 bets
-    assert "-1.0600%" in page  # the odds after it, as a table
+    assert '<th scope="row">Banker</th><td class="num">−1.0600%</td>' in page  # the odds after it, a true minus
     assert page.count('class="marked"') >= 2  # outlined on the Bead Plate and the Big Road (derived ones start later)
     assert f"/admin/tables/round/{rounds[1].pk}/change/" in page  # previous
     assert f"/admin/tables/round/{rounds[3].pk}/change/" in page  # next
     assert f"/admin/tables/shoe/{round_.shoe_id}/change/" in page
     assert 'name="_save"' not in page and "<textarea" not in page  # nothing can be saved
+
+
+def test_a_rounds_page_in_chinese_names_the_bets_of_its_odds_in_chinese(owner, rounds) -> None:
+    round_ = rounds[2]
+    Round.objects.filter(pk=round_.pk).update(odds={"cards": 400, "returns": {"banker": -0.0106, "player": -0.0124}})
+    page = logged_in(owner).get(f"/admin/tables/round/{round_.pk}/change/?lang=zh-hans").content.decode()
+    odds = page[page.index('class="desk-odds"') :]
+    assert '<th scope="row">庄</th><td class="num">−1.0600%</td>' in odds
+    assert '<th scope="row">闲</th>' in odds and "Banker" not in odds[: odds.index("</table>")]
 
 
 # --- Lookup and lists.
