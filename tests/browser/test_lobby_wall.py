@@ -31,8 +31,15 @@ MEASURE = """() => [...document.querySelectorAll('#lobby-grid .table-card')].fil
     const area = r.width * r.height;
     return {cell: 20 * scale, empty: 1 - (vb.width * scale * vb.height * scale) / area, area};
   });
-  const counts = card.querySelector('.counts dd');
+  const counts = card.querySelector('.counts dd'), name = card.querySelector('h2');
+  const shelf = card.querySelector('.card-badges').getBoundingClientRect();
+  const badges = [...card.querySelectorAll('.card-badges .badge')].map(b => b.getBoundingClientRect())
+    .filter(b => b.top < shelf.bottom);  // on the shelf's line: the others wrapped out of sight
   return {
+    nameCut: name.scrollWidth > name.clientWidth + 1,
+    badgesShown: badges.length,
+    badgesCut: badges.filter(b => b.left < shelf.left - 0.5 || b.right > shelf.right + 0.5
+                                  || b.bottom > shelf.bottom + 0.5).length,
     slug: card.dataset.table, x: box.x, y: box.y, right: box.right, bottom: box.bottom, area: box.width * box.height,
     roads, countsHeight: counts.getBoundingClientRect().height,
     countsLine: parseFloat(getComputedStyle(counts).lineHeight),
@@ -89,6 +96,7 @@ def well_drawn(card: dict[str, Any], width: int, height: int) -> None:
         assert road["cell"] >= MIN_MARK, (card["slug"], road)
         assert road["empty"] < 0.01, (card["slug"], road)  # no letterboxing
     assert card["countsHeight"] <= card["countsLine"] * 1.05, card  # one line
+    assert not card["nameCut"] and card["badgesCut"] == 0, card  # the name whole, badges whole or not at all
 
 
 def wall_figures(page: Any, wall: LiveServer, size: str, count: int) -> list[dict[str, Any]]:
@@ -133,6 +141,8 @@ def test_the_wall_fills_the_tv_with_1_6_or_14_tables_and_marks_read_from_3_m(wal
         for size in TV_SIZES:
             with sized_page(browser, size) as page:
                 figures[count, size] = wall_figures(page, wall, size, count)
+    # Dealt on, the lone table has good roads by the portrait screen: shown whole, its name too.
+    assert any(card["badgesShown"] for size in TV_SIZES for card in figures[1, size]), figures
     summary = {}
     for (count, size), cards in figures.items():
         cells = [r["cell"] for c in cards for r in c["roads"]]
