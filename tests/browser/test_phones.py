@@ -206,6 +206,9 @@ def test_every_page_fits_each_screen_from_a_phone_to_a_tv(server: LiveServer, br
                 figures[f"admin-{name}@{size}"] = {"width": page_width(page)}
                 if page_width(page) > page.viewport_size["width"]:
                     problems.append(f"the admin's {name} page at {size} is {page_width(page)} px wide")
+                header = page.evaluate("document.getElementById('header').getBoundingClientRect().width")
+                if header < page.viewport_size["width"] - 1:
+                    problems.append(f"the admin's {name} page at {size}: its header stops at {header:.0f} px")
                 screenshot(page, f"phones-admin-{name}-{size}")
     print(figures)
     assert problems == [], "\n".join(problems)
