@@ -36,13 +36,13 @@ def card_label(code: str) -> str:
 
 
 @register.filter
-def plaintext_card_label(plaintext: str) -> str:
-    """The card a revealed plaintext names, e.g. ``"3♥"`` (only verified plaintexts are
-    stored, so this never fails for a stored one)."""
+def plaintext_card_drawn(plaintext: str) -> Card | None:
+    """The card a revealed plaintext names (only verified plaintexts are stored, so this
+    is never None for a stored one)."""
     try:
-        return plaintext_card(plaintext).label
+        return plaintext_card(plaintext)
     except PlaintextError:
-        return "?"
+        return None
 
 
 # Lazy: the words are looked up when a page is rendered, in its language.

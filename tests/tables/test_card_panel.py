@@ -57,7 +57,8 @@ def test_a_revealed_card_shows_its_plaintext_its_card_and_a_verify_button_and_no
     assert rows.count('<button type="button" class="verify">') == 5
     assert not any(secret(deck[n]) in rows for n in [2, 3, 4, *range(9, 417)])
     row_1 = rows.split('data-card="1-1"')[1].split('data-card="1-2"')[0]
-    assert "burn card" in row_1 and "3♥" in row_1
+    assert "burn card" in row_1 and '<span class="card-drawn red">3♥</span>' in row_1  # red, as on the card
+    assert '<span class="card-drawn">K♠</span>' in rows  # card 7, the Player's second
     page = client.get("/tables/baccarat-1/").content.decode()
     assert "3♥ · 3 burned" in page and "5 of 416" in page
 
