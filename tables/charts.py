@@ -93,11 +93,23 @@ def running_figure(stats: ShoeStats) -> dict[str, Any]:
         "fill": "tozeroy",
         "fillcolor": "rgba(216,179,90,.15)",
     }
+    running = [0, *stats.running]
     layout = dict(
-        xaxis={"title": {"text": _round_title()}, "gridcolor": GRID},
-        yaxis={"zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID},
+        xaxis={"title": {"text": _round_title()}, "gridcolor": GRID, **_whole_ticks(stats.rounds)},
+        yaxis={
+            "zeroline": True,
+            "zerolinecolor": MUTED,
+            "gridcolor": GRID,
+            **_whole_ticks(max(running) - min(running)),
+        },
     )
     return {"data": [line], "layout": layout}
+
+
+def _whole_ticks(span: int) -> dict[str, Any]:
+    """Rounds and wins are counted whole: over a short span plotly would tick 0.5, 1.5…,
+    so there a tick on each whole number; over longer ones plotly's own (whole) steps."""
+    return {"tick0": 0, "dtick": 1} if span <= 8 else {}
 
 
 ODDS_COLOURS = {"banker": BANKER, "player": PLAYER, "tie": TIE, "player_pair": GOLD}

@@ -90,6 +90,13 @@ def test_the_review_charts_are_valid_plotly_figures() -> None:
     go.Figure(charts.flat_bets_figure([1, 2], {"Banker": [0.95, 1.9]}))
 
 
+def test_early_in_a_shoe_the_banker_minus_player_chart_ticks_whole_rounds_and_wins_only() -> None:
+    early = charts.running_figure(shoe_stats([StatRound(Winner.BANKER, False, False, False)] * 2))
+    assert early["layout"]["xaxis"]["dtick"] == early["layout"]["yaxis"]["dtick"] == 1
+    late = charts.running_figure(shoe_stats([StatRound(Winner.BANKER, False, False, False)] * 40))
+    assert "dtick" not in late["layout"]["xaxis"] and "dtick" not in late["layout"]["yaxis"]  # plotly's steps: 10, 20…
+
+
 def test_no_two_of_the_fourteen_flat_bet_lines_look_alike() -> None:
     figure = charts.flat_bets_figure([1], {f"bet {n}": [0.0] for n in range(14)})
     looks = [(line["line"]["color"], line["line"]["dash"]) for line in figure["data"]]
