@@ -105,6 +105,19 @@ def off_screen(page: Any) -> list[str]:
     )
 
 
+def under_the_live_mark(page: Any) -> list[str]:
+    """What the connection's mark (fixed in a corner) lies over: no road, count or result."""
+    return page.evaluate(
+        """() => {
+            const mark = document.getElementById('connection').getBoundingClientRect();
+            const shown = [...document.querySelectorAll('#display svg.road, #stats, #last-round, #game-info')];
+            return shown.filter(el => { const r = el.getBoundingClientRect();
+                return r.left < mark.right && mark.left < r.right && r.top < mark.bottom && mark.top < r.bottom;
+            }).map(el => el.id || el.className.baseVal || el.className);
+        }"""
+    )
+
+
 @pytest.mark.parametrize("size", ["tv", "tv-portrait"])
 def test_the_display_fills_the_tv_without_scrolling_updates_live_and_announces_each_round(
     server: LiveServer, browser: Any, size: str
@@ -123,6 +136,7 @@ def test_the_display_fills_the_tv_without_scrolling_updates_live_and_announces_e
         assert page_width(page) <= width
         assert page.evaluate("document.documentElement.scrollHeight") <= height  # nothing to scroll
         assert off_screen(page) == []
+        assert under_the_live_mark(page) == [], "the connection's mark hides nothing"
         cells = road_cells(page)
         print(f"\n{size}: cells { ({name: round(px, 1) for name, px in cells.items()}) }")
         assert cells["big_road"] >= MIN_BIG_ROAD_CELL, cells
