@@ -69,19 +69,22 @@ class OddsRow:
 def odds_context(table: Table, shoe: Shoe | None, rounds: list[Round]) -> dict[str, Any]:
     """The odds panel: each bet's return now beside its full-shoe value, and the chart
     points. ``rounds`` are the shoe's rounds, newest first, as the page loaded them."""
-    full, opening = full_shoe_odds(table), opening_odds(table, shoe)
+    full = full_shoe_odds(table)
     computed: list[tuple[int, dict[str, Any]]] = [(r.number, r.odds) for r in rounds if r.odds is not None]
     after, latest = computed[0] if computed else (None, None)
-    rows = []
-    for bet, bet_odds in full.bets.items():
-        now = latest["returns"].get(bet.value) if latest else float(opening.bets[bet].expected_return)
-        rows.append(OddsRow(bet_label(bet), float(bet_odds.expected_return), now))
+    if latest is not None:
+        now, cards_left = latest["returns"], latest["cards"]
+    else:  # no round's odds stored yet: the shoe as it opened, computed only then
+        opening = opening_odds(table, shoe)
+        now = {bet.value: float(o.expected_return) for bet, o in opening.bets.items()}
+        cards_left = opening.composition.size
+    rows = [OddsRow(bet_label(bet), float(o.expected_return), now.get(bet.value)) for bet, o in full.bets.items()]
     points = [(0, {bet.value: float(full.bets[bet].expected_return) for bet in CHART_BETS})]
     points += [(number, stored["returns"]) for number, stored in reversed(computed) if stored["returns"]]
     return {
         "rows": rows,
         "after": after,
-        "cards_left": latest["cards"] if latest else opening.composition.size,
+        "cards_left": cards_left,
         "pending": bool(rounds) and rounds[0].odds is None,
         "positive": [row.label for row in rows if row.positive],
         "figure": charts.odds_figure(points, [(bet.value, bet_label(bet)) for bet in CHART_BETS]),

@@ -65,6 +65,18 @@ def test_before_the_first_round_the_odds_panel_shows_the_shoe_without_its_burn_c
     assert f"{tie * 100:+.3f}%".replace("-", "−") in page and round(tie, 5) != round(tie_full, 5)
 
 
+def test_once_a_round_has_its_odds_a_page_reads_them_and_computes_no_opening_shoe(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.shoe_burn(table=table, card="QD")
+    round_ = services.round_record(table=table, **SEED).round
+    returns = {bet.value: -0.01 for bet in BetType}
+    Round.objects.filter(pk=round_.pk).update(odds={"cards": 408, "returns": returns, "no_commission_banker": -0.01})
+    with mock.patch("tables.odds.opening_odds") as opening:
+        assert "408 cards left" in client.get("/tables/baccarat-1/").content.decode()
+    assert not opening.called, "a burn card's enumeration belongs to the first round's page only"
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_voided_rounds_cards_stay_out_of_the_shoe(baccarat_1, staff_reviewer) -> None:
     table, _ = baccarat_1
