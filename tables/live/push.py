@@ -95,20 +95,18 @@ def publish_table(
             claim = f"pushed:{table_id}:{version}"
             if not cache.add(claim, True, timeout=3600):
                 return
-        unwatched = []
         for language in languages():
             group, lobby = table_group(table.slug, language), lobby_group(language)
-            if not (watched[group] or watched[lobby]):
-                unwatched.append(language)
-                continue
-            with translation.override(language):
-                if watched[group]:
-                    sender.send(group, push_message(group, _table_push(table, shoe, version)))
-                else:
-                    unwatched.append(language)
-                if watched[lobby]:
-                    sender.send(lobby, push_message(lobby, fragments.lobby_card_html(table)))
-        forget_pushed(table_id, unwatched)  # one call to the cache for every language no page shows
+            if watched[group] or watched[lobby]:
+                with translation.override(language):
+                    if watched[group]:
+                        sender.send(group, push_message(group, _table_push(table, shoe, version)))
+                    if watched[lobby]:
+                        sender.send(lobby, push_message(lobby, fragments.lobby_card_html(table)))
+        # One call to the cache for every language no table page shows.
+        forget_pushed(
+            table_id, [language for language in languages() if not watched[table_group(table.slug, language)]]
+        )
     except Exception:
         log.warning("live push for table %s failed", table_id, exc_info=True)
         if claim:
