@@ -18,7 +18,7 @@ from typing import Any
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, override
 
 from roads import svg
 from roads.entries import RoadRound
@@ -253,15 +253,38 @@ def lobby_card_html(table: Table) -> str:
 
 def lobby_cards_html(have: dict[str, str] | None = None) -> list[str]:
     """Every table's lobby card: from the cache where the table shows what it showed when
-    its card was rendered (pushes and :func:`tables.tasks.lobby_cards_render` keep them
-    there), rendered and kept otherwise. With ``have`` (a reconnecting lobby's cards,
-    slug to version), only the cards it has in another state."""
-    sources = [
+    its card was rendered (pushes and :func:`lobby_cards_keep` keep them there), rendered
+    and kept otherwise. With ``have`` (a reconnecting lobby's cards, slug to version),
+    only the cards it has in another state."""
+    sources = _lobby_sources()
+    if have is not None:
+        sources = [(t, s, r, v) for t, s, r, v in sources if t.slug in have and have[t.slug] != v]
+    return _cards_of(sources)
+
+
+def lobby_cards_keep(languages: list[str]) -> None:
+    """Keep every table's lobby card rendered in the cache in each of ``languages``
+    (the tables read once for all of them)."""
+    sources = _lobby_sources()
+    for language in languages:
+        with override(language):
+            _cards_of(sources)
+
+
+_LobbySource = tuple[Table, Shoe | None, list[selectors.LobbyRound], str]
+
+
+def _lobby_sources() -> list[_LobbySource]:
+    """Each table with its open shoe, that shoe's rounds and its lobby version."""
+    return [
         (table, shoe, rounds, selectors.lobby_version(shoe, rounds))
         for table, shoe, rounds in selectors.lobby_sources()
     ]
-    if have is not None:
-        sources = [(t, s, r, v) for t, s, r, v in sources if t.slug in have and have[t.slug] != v]
+
+
+def _cards_of(sources: list[_LobbySource]) -> list[str]:
+    """These tables' cards in the active language: kept ones from the cache, the others
+    rendered and kept."""
     keys = [_card_key(table, version) for table, _, _, version in sources]
     try:
         cached = cache.get_many(keys)

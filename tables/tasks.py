@@ -5,7 +5,6 @@ from __future__ import annotations
 from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
-from django.utils import translation
 
 from . import fragments, live, review, services, simulator
 
@@ -33,9 +32,7 @@ def simulate_tables() -> None:
 def lobby_cards_render() -> None:
     """Keep every table's lobby card rendered in the cache, in each language a lobby page
     shows (after a deploy or a cache flush the lobby pages would render them all)."""
-    for language in live.lobby_languages():
-        with translation.override(language):
-            fragments.lobby_cards_html()
+    fragments.lobby_cards_keep(live.lobby_languages())
 
 
 @shared_task(ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)

@@ -205,7 +205,9 @@ def test_beat_keeps_the_lobby_cards_in_each_language_a_lobby_page_shows(client: 
     services.shoe_start(table=table)
     services.round_record(table=table, **SEED)
     presence.mark([lobby_group("zh-hant")])  # a lobby wall in Traditional Chinese is open
-    tasks.lobby_cards_render()
+    with mock.patch("tables.selectors.lobby_sources", wraps=selectors.lobby_sources) as reads:
+        tasks.lobby_cards_render()
+    assert reads.call_count == 1, "the tables are read once for every language"
     with mock.patch("tables.fragments._card_render", wraps=fragments._card_render) as render:
         assert "大路" in client.get("/?lang=zh-hant").content.decode()
         assert "Big Road" in client.get("/").content.decode()
