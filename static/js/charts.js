@@ -21,10 +21,8 @@
   var SWATCH = 45;  // px plotly puts beside a legend entry's name (its line or box, gaps)
   var ROW = 22;  // px a legend row takes at the charts' 12 px font
   var ruler = document.createElement("canvas").getContext("2d");
-  function nameWidth(name) {
-    ruler.font = '12px "Open Sans", verdana, arial, sans-serif';  // plotly's own font for a legend
-    return Math.ceil(ruler.measureText(name).width);
-  }
+  ruler.font = '12px "Open Sans", verdana, arial, sans-serif';  // plotly's own font for a legend
+  function nameWidth(name) { return Math.ceil(ruler.measureText(name).width); }
   function fitted(el, figure, layout) {
     var width = el.clientWidth;
     if (!phone.matches || !width || layout.showlegend === false) return layout;

@@ -101,10 +101,8 @@ def test_no_two_of_the_fourteen_flat_bet_lines_look_alike() -> None:
     figure = charts.flat_bets_figure([1], {f"bet {n}": [0.0] for n in range(14)})
     looks = [(line["line"]["color"], line["line"]["dash"]) for line in figure["data"]]
     assert len(set(looks)) == 14
-    assert looks[0] == ("#1f77b4", "solid") and looks[10] == (
-        "#1f77b4",
-        "dot",
-    )  # the eleventh: the first's colour, dotted
+    assert looks[0] == ("#1f77b4", "solid")
+    assert looks[10] == ("#1f77b4", "dot")  # the eleventh: the first's colour, dotted
 
 
 # The pages load plotly.js's official "basic" bundle (scatter, bar, pie: a quarter of the
