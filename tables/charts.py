@@ -143,7 +143,8 @@ def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str
         for key, label in bets
     ]
     axis = {"ticksuffix": "%", "zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID, "nticks": 4}
-    xaxis = {"title": {"text": _round_title()}, "gridcolor": GRID, "tickformat": "d", "rangemode": "tozero"}
+    last = max((number for number, _ in points), default=0)
+    xaxis = {"title": {"text": _round_title()}, "gridcolor": GRID, "rangemode": "tozero", **_whole_ticks(last)}
     if not split:
         return {"data": lines, "layout": {"height": 280, "xaxis": xaxis, "yaxis": axis}}
     layout = {

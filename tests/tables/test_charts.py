@@ -97,6 +97,11 @@ def test_early_in_a_shoe_the_banker_minus_player_chart_ticks_whole_rounds_and_wi
     assert "dtick" not in late["layout"]["xaxis"] and "dtick" not in late["layout"]["yaxis"]  # plotly's steps: 10, 20…
 
 
+def test_the_odds_chart_ticks_whole_rounds_from_its_first_point() -> None:
+    opening = charts.odds_figure([(0, {"banker": -0.0106})], [("banker", "Banker")])
+    assert opening["layout"]["xaxis"]["dtick"] == 1  # 0 and 1, not 0, 0.5 written "1", 1
+
+
 def test_no_two_of_the_fourteen_flat_bet_lines_look_alike() -> None:
     figure = charts.flat_bets_figure([1], {f"bet {n}": [0.0] for n in range(14)})
     looks = [(line["line"]["color"], line["line"]["dash"]) for line in figure["data"]]
