@@ -85,6 +85,7 @@ def odds_context(table: Table, shoe: Shoe | None, rounds: list[Round]) -> dict[s
         "rows": rows,
         "after": after,
         "cards_left": cards_left,
+        "burn_shown": shoe is not None and bool(shoe.burn_card),
         "pending": bool(rounds) and rounds[0].odds is None,
         "positive": [row.label for row in rows if row.positive],
         "figure": charts.odds_figure(points, [(bet.value, bet_label(bet)) for bet in CHART_BETS]),

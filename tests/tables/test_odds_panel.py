@@ -61,7 +61,7 @@ def test_before_the_first_round_the_odds_panel_shows_the_shoe_without_its_burn_c
     exact = shoe_odds(Composition.full(8).without(cards("KS")), table.get_paytable())
     full = shoe_odds(Composition.full(8), table.get_paytable())
     tie, tie_full = (float(o.bets[BetType.TIE].expected_return) for o in (exact, full))
-    assert "415 cards left" in page
+    assert "without the burn card · 415 cards left" in page
     assert f"{tie * 100:+.3f}%".replace("-", "−") in page and round(tie, 5) != round(tie_full, 5)
 
 
