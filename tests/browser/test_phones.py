@@ -45,6 +45,10 @@ LEGENDS = """() => [...document.querySelectorAll("[data-chart]")].map(chart => {
     return {chart: chart.dataset.chart, legend: box("g.legend"), plot: box(".nsewdrag"),
             scrolls: !!scrollbar && +scrollbar.getAttribute("height") > 0,
             title: box("g.g-xtitle"), ticks: box("g.xaxislayer-above")}; })"""
+# Playing cards whose rank and suit do not fit inside the card ("10♠" is the widest).
+CARDS_OVERFLOWING = (
+    "() => [...document.querySelectorAll('.card')].filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.title)"
+)
 DRAWN = "() => [...document.querySelectorAll('[data-chart]')].every(chart => chart.querySelector('g.legend'))"
 HEADER = """() => { const bar = document.querySelector('.topbar').getBoundingClientRect();
     const tops = [...document.querySelectorAll('.topbar .brand, .topbar nav a')]
@@ -94,6 +98,8 @@ def measure(page: Any, size: str, name: str, figures: dict[str, Any], problems: 
         title, ticks = chart["title"], chart["ticks"]
         if title and ticks and title["right"] > title["left"] and title["top"] < ticks["bottom"] - PAD:
             problems.append(f"{name} at {size}: the x axis title of {chart['chart']} covers its labels ({chart})")
+    for card in page.evaluate(CARDS_OVERFLOWING):
+        problems.append(f"{name} at {size}: the card {card} runs out of its card")
     if size in PHONES:
         for target in page.evaluate(TAP_TARGETS):
             if min(target["width"], target["height"]) < TAP - 0.5:
@@ -183,6 +189,11 @@ def test_every_page_fits_each_screen_from_a_phone_to_a_tv(server: LiveServer, br
             )
             screenshot(page, f"phones-table-{size}")
             tap_the_newest_bead(page, size, problems)
+            if size.startswith("tv"):  # the display beside the table: its cards are the biggest
+                page.goto(f"{server.url}/tables/{slug}/display/")
+                page.wait_for_selector("#connection.connection-live")
+                for card in page.evaluate(CARDS_OVERFLOWING):
+                    problems.append(f"display at {size}: the card {card} runs out of its card")
 
             page.goto(f"{server.url}/rounds/{receipt}/")
             measure(page, size, "receipt", figures, problems)
