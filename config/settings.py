@@ -204,6 +204,18 @@ API_MAX_BODY_BYTES = int(env("API_MAX_BODY_BYTES", "16384"))
 API_MAX_SHOE_BODY_BYTES = int(env("API_MAX_SHOE_BODY_BYTES", "262144"))
 AUTH_FAILURES_LIMIT = int(env("AUTH_FAILURES_LIMIT", "20"))
 AUTH_FAILURES_WINDOW = float(env("AUTH_FAILURES_WINDOW", "60"))
+# The admin login: after LOGIN_FAILURES_LIMIT failed sign-ins from one address, or
+# LOGIN_FAILURES_PER_USERNAME for one username, in a window of LOGIN_FAILURES_WINDOW
+# seconds, it answers 429 with Retry-After and hashes no password until the window ends.
+# A password hash costs ~0.3 s of CPU on the threads that also record rounds: at most
+# LOGIN_HASHING_AT_ONCE sign-ins of a process hash at a time, and one that cannot start
+# within LOGIN_HASHING_WAIT seconds is answered 429 (a flood from many addresses then
+# costs a core at most, never every thread that records rounds).
+LOGIN_FAILURES_LIMIT = int(env("LOGIN_FAILURES_LIMIT", "10"))
+LOGIN_FAILURES_PER_USERNAME = int(env("LOGIN_FAILURES_PER_USERNAME", "20"))
+LOGIN_FAILURES_WINDOW = float(env("LOGIN_FAILURES_WINDOW", "900"))
+LOGIN_HASHING_AT_ONCE = int(env("LOGIN_HASHING_AT_ONCE", "1"))
+LOGIN_HASHING_WAIT = float(env("LOGIN_HASHING_WAIT", "2"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

@@ -3,6 +3,7 @@ from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
 
+from tables import login
 from tables.api import api, bad_request, not_found, server_error
 
 
@@ -14,6 +15,7 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 
 urlpatterns = [
     path("favicon.ico", favicon),
+    path("admin/login/", login.login),  # admin's own login view, its throttle's refusals answered 429
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switch on every page

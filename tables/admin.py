@@ -27,6 +27,7 @@ from django.shortcuts import get_object_or_404
 from django.template.response import TemplateResponse
 from django.urls import URLPattern, path, reverse
 from django.utils import timezone
+from django.utils.cache import add_never_cache_headers
 from django.utils.formats import date_format
 from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext as _
@@ -35,14 +36,19 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_
 from roads import svg
 from roads.selectors import roads_after
 
-from . import receipts, selectors, services, shoe_desk
+from . import login, receipts, selectors, services, shoe_desk
 from .fragments import TABLE_ROADS
 from .game.bets import BetType
 from .game.outcome import Winner
 from .labels import bet_label, winner_name
 from .models import Round, RoundAudit, Shoe, Table
 
+# Sign-ins go through the throttled form (its documented hook); config/urls.py routes
+# the login page through tables.login.login, which answers its refusals with 429.
+admin.site.login_form = login.ThrottledLoginForm
+
 VOID_PERMISSION = "tables.void_round"
+ROTATE_PERMISSION = "tables.rotate_token"
 REFUSALS_SHOWN = 100  # refused plaintexts listed on a shoe's page, newest first
 
 
@@ -54,15 +60,31 @@ class TableAdmin(admin.ModelAdmin):
     prepopulated_fields = {"slug": ["name"]}
     actions = ["rotate_token"]
 
-    @admin.action(description=gettext_lazy("Rotate the ingest token (shows the new token once)"))
-    def rotate_token(self, request: HttpRequest, queryset: QuerySet[Table]) -> None:
-        for table in queryset:
-            token = services.table_token_rotate(table=table)
-            self.message_user(
-                request,
-                _("New ingest token for %(table)s: %(token)s") % {"table": table.slug, "token": token},
-                messages.WARNING,
-            )
+    @admin.action(
+        description=gettext_lazy("Rotate the ingest token (shows the new token once)"), permissions=["rotate_token"]
+    )
+    def rotate_token(self, request: HttpRequest, queryset: QuerySet[Table]) -> TemplateResponse:
+        """Asks first (the dealer system is cut off at once), then shows each new token on
+        this one answer: never in a message (kept in the session until read) or a cookie,
+        and the answer is not cached."""
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Rotate the ingest token"),
+            "opts": self.opts,
+            "tables": queryset,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        if "apply" in request.POST:
+            rotated = [(table, services.table_token_rotate(table=table)) for table in queryset]
+            for table, _token in rotated:
+                self.log_change(request, table, "Rotated the ingest token")
+            context["rotated"] = rotated
+        response = TemplateResponse(request, "admin/tables/table/rotate_token.html", context)
+        add_never_cache_headers(response)
+        return response
+
+    def has_rotate_token_permission(self, request: HttpRequest) -> bool:
+        return request.user.has_perm(ROTATE_PERMISSION)
 
 
 @admin.register(Shoe)

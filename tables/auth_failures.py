@@ -1,14 +1,16 @@
-"""Failed authentications per client address: past a limit in a window, the API answers
-429 with ``Retry-After`` instead of 401.
+"""Failed authentications per client address (and, for admin sign-ins, per username):
+past a limit in a window, the API answers 429 with ``Retry-After`` instead of 401, and
+the admin login refuses before it hashes a password.
 
-Only failures are counted, and only after the token was checked: a dealer system whose
-token is right is never slowed, even behind the same address as one that keeps sending
-a wrong one. Counts live in the cache (Redis when scaled out, so every process shares
-them; this process's memory otherwise), one key per address and window.
+For the API, only failures are counted, and only after the token was checked: a dealer
+system whose token is right is never slowed, even behind the same address as one that
+keeps sending a wrong one. Counts live in the cache (Redis when scaled out, so every
+process shares them; this process's memory otherwise), one key per address and window.
 """
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import math
 import time
@@ -32,17 +34,25 @@ def client_address(request: HttpRequest) -> str:
 
 
 class FailureThrottle:
-    """At most ``limit`` failures per address in each ``window`` seconds (fixed windows)."""
+    """At most ``limit`` failures per key (an address, a username) in each ``window``
+    seconds (fixed windows); ``name`` keeps one throttle's counts apart from another's."""
 
-    def __init__(self, *, limit: int, window: float, clock: Callable[[], float] = time.time) -> None:
-        self.limit, self.window, self.clock = limit, window, clock
+    def __init__(
+        self, *, limit: int, window: float, name: str = "auth-failures", clock: Callable[[], float] = time.time
+    ) -> None:
+        self.limit, self.window, self.name, self.clock = limit, window, name, clock
 
-    def failed(self, address: str) -> float | None:
-        """Count a failure from ``address``; the seconds to wait when it is over the
-        limit, else ``None``. With the cache down, nothing is counted or refused."""
+    def _key(self, who: str, bucket: int) -> str:
+        # Usernames are the client's text: hashed, so a key is short and plain whatever they send.
+        digest = hashlib.sha256(who.encode("utf-8", "surrogatepass")).hexdigest()[:32]
+        return f"{self.name}:{digest}:{bucket}"
+
+    def failed(self, who: str) -> float | None:
+        """Count a failure of ``who``; the seconds to wait when it is over the limit,
+        else ``None``. With the cache down, nothing is counted or refused."""
         now = self.clock()
         bucket = int(now // self.window)
-        key = f"auth-failures:{address}:{bucket}"
+        key = self._key(who, bucket)
         try:
             cache.add(key, 0, timeout=math.ceil(self.window) + 1)
             count = cache.incr(key)
@@ -53,5 +63,26 @@ class FailureThrottle:
             return None
         return (bucket + 1) * self.window - now
 
+    def waiting(self, who: str) -> float | None:
+        """The seconds ``who`` must wait because they have already failed ``limit`` times
+        in this window, else ``None``; counts nothing. A refusal before the work is done
+        (hashing a password) costs the flood, not the server."""
+        now = self.clock()
+        bucket = int(now // self.window)
+        try:
+            count = cache.get(self._key(who, bucket), 0)
+        except Exception:
+            log.warning("could not read failed authentications", exc_info=True)
+            return None
+        if count < self.limit:
+            return None
+        return (bucket + 1) * self.window - now
+
 
 failures = FailureThrottle(limit=settings.AUTH_FAILURES_LIMIT, window=settings.AUTH_FAILURES_WINDOW)
+login_failures_by_address = FailureThrottle(
+    name="login-failures-address", limit=settings.LOGIN_FAILURES_LIMIT, window=settings.LOGIN_FAILURES_WINDOW
+)
+login_failures_by_username = FailureThrottle(
+    name="login-failures-username", limit=settings.LOGIN_FAILURES_PER_USERNAME, window=settings.LOGIN_FAILURES_WINDOW
+)

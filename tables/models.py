@@ -77,6 +77,9 @@ class Table(models.Model):
         ordering = ["name"]
         verbose_name = gettext_lazy("table")
         verbose_name_plural = gettext_lazy("tables")
+        # Whoever rotates a table's token holds the new one, and with it the table's
+        # dealer system: owners only (superusers), never the reviewer group's view_table.
+        permissions = [("rotate_token", gettext_lazy("Can rotate a table's ingest token"))]
 
     def __str__(self) -> str:
         return self.name

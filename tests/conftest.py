@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import pytest
-from django.contrib.auth.models import User
+from django.contrib.auth.models import Group, User
 from django.core.cache import cache
 from django.test import Client
 
@@ -60,6 +60,22 @@ def open_dealer(dealer: Dealer) -> Dealer:
 @pytest.fixture
 def staff_reviewer(db: None) -> User:
     return User.objects.create_user("reviewer", password="pw-reviewer-1", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def owner(db: None) -> User:
+    """The casino's owner of the installation: a superuser, who alone holds rights such
+    as rotating a table's ingest token."""
+    return User.objects.create_user("owner", password="pw-owner-1", is_staff=True, is_superuser=True)
+
+
+@pytest.fixture
+def desk_reviewer(db: None) -> User:
+    """A reviewer as the README promises one: staff in the "reviewer" group (migration
+    0005), who views everything and voids rounds, and nothing else."""
+    user = User.objects.create_user("desk-reviewer", password="pw-desk-reviewer-1", is_staff=True)
+    user.groups.add(Group.objects.get(name="reviewer"))
+    return user
 
 
 @pytest.fixture

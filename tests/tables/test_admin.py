@@ -11,6 +11,7 @@ from django.test import Client
 
 from tables import services
 from tables.models import Round
+from tests.html import find_all
 
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
@@ -85,21 +86,47 @@ def test_rounds_cannot_be_added_or_deleted_in_admin(client: Client, baccarat_1, 
     assert client.get(f"/admin/tables/round/{round_.pk}/delete/").status_code == 403
 
 
-def test_a_rotated_token_is_shown_once_and_never_put_in_a_cookie(client: Client, baccarat_1, staff_reviewer) -> None:
-    """The messages cookie is signed, not encrypted: base64 showed the new token."""
+def test_a_reviewer_cannot_rotate_a_token(client: Client, baccarat_1, desk_reviewer) -> None:
+    """The probe's reviewer rotated table t3's token with view_table alone and took over
+    its dealer system: the action takes a permission of its own, which reviewers lack."""
+    table, token = baccarat_1
+    client.force_login(desk_reviewer)
+    page = client.get("/admin/tables/table/")
+    assert page.status_code == 200
+    offered = [option.attrs["value"] for option in find_all(page.content.decode(), "option")]
+    assert "rotate_token" not in offered
+    refused = client.post(
+        "/admin/tables/table/", {"action": "rotate_token", "_selected_action": [table.pk], "apply": "1"}, follow=True
+    )
+    assert not find_all(refused.content.decode(), "code", cls="ingest-token")
+    table.refresh_from_db()
+    assert table.check_token(token)  # the dealer system still posts
+    assert not LogEntry.objects.filter(change_message__contains="ingest token").exists()
+
+
+def test_an_owner_confirms_then_sees_the_new_token_once(client: Client, baccarat_1, owner) -> None:
+    """The messages cookie is signed, not encrypted (base64 showed the new token), and a
+    message in the session persists until read: the token is on the answer alone."""
     table, old_token = baccarat_1
-    client.force_login(staff_reviewer)
-    response = client.post("/admin/tables/table/", {"action": "rotate_token", "_selected_action": [table.pk]})
-    assert response.status_code == 302
-    assert "messages" not in response.cookies
-    page = client.get(response["Location"]).content.decode()
-    [token] = re.findall(r"New ingest token for baccarat-1: ([\w-]+)", page)
-    assert "messages" not in client.cookies or not client.cookies["messages"].value
-    for cookie in client.cookies.values():
-        assert token not in _decoded(cookie.value)
+    client.force_login(owner)
+    asked = client.post("/admin/tables/table/", {"action": "rotate_token", "_selected_action": [table.pk]})
+    assert asked.status_code == 200
+    assert find_all(asked.content.decode(), "input", name_="apply", type="submit")
+    table.refresh_from_db()
+    assert table.check_token(old_token)  # asking changes nothing
+
+    done = client.post("/admin/tables/table/", {"action": "rotate_token", "_selected_action": [table.pk], "apply": "1"})
+    assert done.status_code == 200
+    assert "no-store" in done["Cache-Control"]
+    [shown] = find_all(done.content.decode(), "code", cls="ingest-token")
+    token = shown.text
     table.refresh_from_db()
     assert table.check_token(token) and not table.check_token(old_token)
+    for cookie in [*done.cookies.values(), *client.cookies.values()]:
+        assert token not in _decoded(cookie.value)
+    assert token not in str(client.session.items())  # no message kept for later
     assert token not in client.get("/admin/tables/table/").content.decode()  # shown once
+    assert LogEntry.objects.get(object_id=str(table.pk)).change_message == "Rotated the ingest token"
 
 
 def _decoded(value: str) -> str:

@@ -1,0 +1,75 @@
+"""The admin login, throttled: a password flood neither guesses its way in nor starves the
+threads that record rounds.
+
+Before it hashes a password (~0.3 s of CPU), a sign-in is refused with 429 and
+``Retry-After`` when its address or its username has failed too often in the window
+(:mod:`.auth_failures`), or when this process is already hashing as many passwords as
+``LOGIN_HASHING_AT_ONCE`` allows and none finishes within ``LOGIN_HASHING_WAIT``.
+Admin's own login view does the rest, through its documented ``login_form`` hook.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from typing import Any
+
+from django.conf import settings
+from django.contrib import admin
+from django.contrib.admin.forms import AdminAuthenticationForm
+from django.core.exceptions import ValidationError
+from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext, ngettext
+
+from .auth_failures import client_address, login_failures_by_address, login_failures_by_username
+
+_hashing = threading.BoundedSemaphore(settings.LOGIN_HASHING_AT_ONCE)
+
+
+class ThrottledLoginForm(AdminAuthenticationForm):
+    """Admin's login form, refusing before the hash when the throttle says so;
+    ``retry_after`` holds the seconds to wait when it refused."""
+
+    retry_after: int | None = None
+
+    def clean(self) -> dict[str, Any]:
+        address = client_address(self.request) if self.request is not None else ""
+        username = str(self.cleaned_data.get("username") or "").casefold()
+        waits = [login_failures_by_address.waiting(address), login_failures_by_username.waiting(username)]
+        wait = max((w for w in waits if w is not None), default=None)
+        if wait is not None:
+            minutes = max(1, math.ceil(wait / 60))
+            self._refuse(
+                wait,
+                ngettext(
+                    "Too many failed sign-ins. Try again in %(minutes)d minute.",
+                    "Too many failed sign-ins. Try again in %(minutes)d minutes.",
+                    minutes,
+                )
+                % {"minutes": minutes},
+            )
+        if not _hashing.acquire(timeout=settings.LOGIN_HASHING_WAIT):
+            self._refuse(1, gettext("Too many sign-ins at once. Try again in a moment."))
+        try:
+            return super().clean()
+        except ValidationError:
+            login_failures_by_address.failed(address)
+            login_failures_by_username.failed(username)
+            raise
+        finally:
+            _hashing.release()
+
+    def _refuse(self, wait: float, message: str) -> None:
+        self.retry_after = max(1, math.ceil(wait))
+        raise ValidationError(message, code="throttled")
+
+
+def login(request: HttpRequest) -> HttpResponse:
+    """Admin's login view; a refusal of the throttle answers 429 with ``Retry-After``."""
+    response = admin.site.login(request)
+    form = (getattr(response, "context_data", None) or {}).get("form")
+    retry_after = getattr(form, "retry_after", None)
+    if retry_after is not None:
+        response.status_code = 429
+        response["Retry-After"] = str(retry_after)
+    return response

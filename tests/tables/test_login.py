@@ -1,0 +1,111 @@
+"""The admin login is throttled: a flood of wrong passwords neither guesses its way in
+nor costs a password hash per try (each hash ran on the threads that record rounds)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from django.contrib.auth.hashers import MD5PasswordHasher
+from django.contrib.auth.models import User
+from django.test import Client
+
+from tables import login
+from tables.auth_failures import login_failures_by_address, login_failures_by_username
+from tests.fake_time import FakeTime
+from tests.html import find_all
+
+WINDOW = 900  # LOGIN_FAILURES_WINDOW's default
+
+
+@pytest.fixture
+def clock(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
+    fake = FakeTime()
+    monkeypatch.setattr(login_failures_by_address, "clock", fake.time)
+    monkeypatch.setattr(login_failures_by_username, "clock", fake.time)
+    return fake
+
+
+@pytest.fixture
+def hashes(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The passwords checked against a stored hash, in order."""
+    checked: list[str] = []
+    verify = MD5PasswordHasher.verify
+
+    def counted(self: MD5PasswordHasher, password: str, encoded: str) -> bool:
+        checked.append(password)
+        return verify(self, password, encoded)
+
+    monkeypatch.setattr(MD5PasswordHasher, "verify", counted)
+    return checked
+
+
+def sign_in(client: Client, username: str, password: str, address: str = "198.51.100.7"):
+    return client.post("/admin/login/?next=/admin/", {"username": username, "password": password}, REMOTE_ADDR=address)
+
+
+def errors(response) -> list[str]:
+    return [note.text.strip() for note in find_all(response.content.decode(), "p", cls="errornote")]
+
+
+def test_forty_wrong_passwords_lock_the_address_out_before_the_right_one(
+    client: Client, owner: User, clock: FakeTime, hashes: list[str]
+) -> None:
+    answers = [sign_in(client, "owner", f"guess-{n}") for n in range(40)]
+    assert [a.status_code for a in answers] == [200] * 10 + [429] * 30
+    assert len(hashes) == 10  # refusals hash nothing
+    locked = answers[-1]
+    assert errors(locked) == ["Too many failed sign-ins. Try again in 15 minutes."]
+    assert 1 <= int(locked["Retry-After"]) <= WINDOW
+
+    right = sign_in(client, "owner", "pw-owner-1")
+    assert right.status_code == 429 and "_auth_user_id" not in client.session
+    assert len(hashes) == 10
+
+    clock.advance(WINDOW)
+    assert sign_in(client, "owner", "pw-owner-1").status_code == 302
+    assert client.session["_auth_user_id"] == str(owner.pk)
+
+
+def test_a_username_is_locked_out_whatever_the_address(client: Client, owner: User, clock: FakeTime) -> None:
+    for n in range(20):
+        assert sign_in(client, "OWNER", "wrong", address=f"203.0.113.{n}").status_code == 200
+    assert sign_in(client, "owner", "pw-owner-1", address="192.0.2.1").status_code == 429
+    other = User.objects.create_user("manager", password="pw-manager-1", is_staff=True)
+    assert sign_in(client, "manager", "pw-manager-1", address="192.0.2.2").status_code == 302
+    assert client.session["_auth_user_id"] == str(other.pk)
+
+
+def test_a_right_password_is_never_counted(client: Client, owner: User, clock: FakeTime) -> None:
+    for _ in range(15):
+        assert sign_in(Client(), "owner", "pw-owner-1").status_code == 302
+    assert sign_in(client, "owner", "wrong").status_code == 200
+
+
+@pytest.fixture
+def hashing_taken() -> Iterator[None]:
+    """Every slot of this process's password hashing busy, as in a flood."""
+    taken = 0
+    while login._hashing.acquire(blocking=False):
+        taken += 1
+    yield
+    for _ in range(taken):
+        login._hashing.release()
+
+
+def test_a_sign_in_waits_for_a_free_hashing_slot_then_is_told_to_retry(
+    client: Client, owner: User, clock: FakeTime, hashes: list[str], settings, hashing_taken: None
+) -> None:
+    settings.LOGIN_HASHING_WAIT = 0
+    busy = sign_in(client, "owner", "pw-owner-1")
+    assert busy.status_code == 429 and busy["Retry-After"] == "1"
+    assert errors(busy) == ["Too many sign-ins at once. Try again in a moment."]
+    assert hashes == [] and "_auth_user_id" not in client.session
+    assert login_failures_by_address.waiting("198.51.100.7") is None  # a busy server is not a failure
+
+
+def test_the_login_page_is_reached_from_admin_and_signs_in(client: Client, owner: User) -> None:
+    page = client.get("/admin/", follow=True)
+    assert page.redirect_chain[-1][0].startswith("/admin/login/")
+    assert find_all(page.content.decode(), "input", name_="password")
+    assert sign_in(client, "owner", "pw-owner-1")["Location"] == "/admin/"
