@@ -225,6 +225,7 @@ class Stack:
 
 
 _connections = threading.local()
+HEADERS: dict[str, str] = {}  # sent with every request (a proxy's, when the stack runs behind one)
 
 
 def request(method: str, url: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None):
@@ -236,7 +237,7 @@ def request(method: str, url: str, path: str, body: bytes | None = None, headers
             pool[url] = http.client.HTTPConnection(url.removeprefix("http://"), timeout=30)
         connection = pool[url]
         try:
-            connection.request(method, path, body=body, headers=headers or {})
+            connection.request(method, path, body=body, headers={**HEADERS, **(headers or {})})
             response = connection.getresponse()
             return response.status, response.read()
         except (OSError, http.client.HTTPException):

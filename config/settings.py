@@ -207,15 +207,17 @@ AUTH_FAILURES_WINDOW = float(env("AUTH_FAILURES_WINDOW", "60"))
 # The admin login: after LOGIN_FAILURES_LIMIT failed sign-ins from one address, or
 # LOGIN_FAILURES_PER_USERNAME for one username, in a window of LOGIN_FAILURES_WINDOW
 # seconds, it answers 429 with Retry-After and hashes no password until the window ends.
-# A password hash costs ~0.3 s of CPU on the threads that also record rounds: at most
-# LOGIN_HASHING_AT_ONCE sign-ins of a process hash at a time, and one that cannot start
-# within LOGIN_HASHING_WAIT seconds is answered 429 (a flood from many addresses then
-# costs a core at most, never every thread that records rounds).
+# A password hash costs CPU on the threads that also record rounds: all processes
+# together hash at most LOGIN_HASHES_PER_SECOND passwords a second, a process at most
+# LOGIN_HASHING_AT_ONCE at a time, and a sign-in that cannot start within
+# LOGIN_HASHING_WAIT seconds is answered 429 at once (a flood from many addresses then
+# costs a fraction of a core, and holds no thread that records rounds).
 LOGIN_FAILURES_LIMIT = int(env("LOGIN_FAILURES_LIMIT", "10"))
 LOGIN_FAILURES_PER_USERNAME = int(env("LOGIN_FAILURES_PER_USERNAME", "20"))
 LOGIN_FAILURES_WINDOW = float(env("LOGIN_FAILURES_WINDOW", "900"))
+LOGIN_HASHES_PER_SECOND = int(env("LOGIN_HASHES_PER_SECOND", "4"))
 LOGIN_HASHING_AT_ONCE = int(env("LOGIN_HASHING_AT_ONCE", "1"))
-LOGIN_HASHING_WAIT = float(env("LOGIN_HASHING_WAIT", "2"))
+LOGIN_HASHING_WAIT = float(env("LOGIN_HASHING_WAIT", "0.2"))
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},

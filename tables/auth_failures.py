@@ -50,6 +50,11 @@ class FailureThrottle:
     def failed(self, who: str) -> float | None:
         """Count a failure of ``who``; the seconds to wait when it is over the limit,
         else ``None``. With the cache down, nothing is counted or refused."""
+        return self.count(who)
+
+    def count(self, who: str) -> float | None:
+        """Count one more of ``who`` (a failure, or any try for a plain rate limit); the
+        seconds to wait when it is over the limit, else ``None``."""
         now = self.clock()
         bucket = int(now // self.window)
         key = self._key(who, bucket)
@@ -86,3 +91,6 @@ login_failures_by_address = FailureThrottle(
 login_failures_by_username = FailureThrottle(
     name="login-failures-username", limit=settings.LOGIN_FAILURES_PER_USERNAME, window=settings.LOGIN_FAILURES_WINDOW
 )
+# Every process together: password hashes a second, whoever asks (a flood from many
+# addresses and usernames passes the two throttles above).
+login_hashes = FailureThrottle(name="login-hashes", limit=settings.LOGIN_HASHES_PER_SECOND, window=1)

@@ -1,9 +1,10 @@
 """The admin login, throttled: a password flood neither guesses its way in nor starves the
 threads that record rounds.
 
-Before it hashes a password (~0.3 s of CPU), a sign-in is refused with 429 and
-``Retry-After`` when its address or its username has failed too often in the window
-(:mod:`.auth_failures`), or when this process is already hashing as many passwords as
+Before it hashes a password, a sign-in is refused with 429 and ``Retry-After`` when its
+address or its username has failed too often in the window (:mod:`.auth_failures`),
+when all processes together have hashed ``LOGIN_HASHES_PER_SECOND`` passwords this
+second, or when this process is already hashing as many passwords as
 ``LOGIN_HASHING_AT_ONCE`` allows and none finishes within ``LOGIN_HASHING_WAIT``.
 Admin's own login view does the rest, through its documented ``login_form`` hook.
 """
@@ -21,7 +22,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext, ngettext
 
-from .auth_failures import client_address, login_failures_by_address, login_failures_by_username
+from .auth_failures import client_address, login_failures_by_address, login_failures_by_username, login_hashes
 
 _hashing = threading.BoundedSemaphore(settings.LOGIN_HASHING_AT_ONCE)
 
@@ -48,7 +49,7 @@ class ThrottledLoginForm(AdminAuthenticationForm):
                 )
                 % {"minutes": minutes},
             )
-        if not _hashing.acquire(timeout=settings.LOGIN_HASHING_WAIT):
+        if login_hashes.count("all") is not None or not _hashing.acquire(timeout=settings.LOGIN_HASHING_WAIT):
             self._refuse(1, gettext("Too many sign-ins at once. Try again in a moment."))
         try:
             return super().clean()

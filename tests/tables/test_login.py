@@ -11,7 +11,7 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from tables import login
-from tables.auth_failures import login_failures_by_address, login_failures_by_username
+from tables.auth_failures import login_failures_by_address, login_failures_by_username, login_hashes
 from tests.fake_time import FakeTime
 from tests.html import find_all
 
@@ -20,10 +20,19 @@ WINDOW = 900  # LOGIN_FAILURES_WINDOW's default
 
 @pytest.fixture
 def clock(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
+    """A clock the test moves, for the lockouts and the hashes a second."""
     fake = FakeTime()
     monkeypatch.setattr(login_failures_by_address, "clock", fake.time)
     monkeypatch.setattr(login_failures_by_username, "clock", fake.time)
+    monkeypatch.setattr(login_hashes, "clock", fake.time)
     return fake
+
+
+@pytest.fixture
+def many_hashes_a_second(monkeypatch: pytest.MonkeyPatch) -> None:
+    """For tests of the lockouts, which sign in many times within one second of the
+    test's clock: the limit on hashes a second left out."""
+    monkeypatch.setattr(login_hashes, "limit", 1_000_000)
 
 
 @pytest.fixture
@@ -49,7 +58,7 @@ def errors(response) -> list[str]:
 
 
 def test_forty_wrong_passwords_lock_the_address_out_before_the_right_one(
-    client: Client, owner: User, clock: FakeTime, hashes: list[str]
+    client: Client, owner: User, clock: FakeTime, hashes: list[str], many_hashes_a_second: None
 ) -> None:
     answers = [sign_in(client, "owner", f"guess-{n}") for n in range(40)]
     assert [a.status_code for a in answers] == [200] * 10 + [429] * 30
@@ -67,7 +76,9 @@ def test_forty_wrong_passwords_lock_the_address_out_before_the_right_one(
     assert client.session["_auth_user_id"] == str(owner.pk)
 
 
-def test_a_username_is_locked_out_whatever_the_address(client: Client, owner: User, clock: FakeTime) -> None:
+def test_a_username_is_locked_out_whatever_the_address(
+    client: Client, owner: User, clock: FakeTime, many_hashes_a_second: None
+) -> None:
     for n in range(20):
         assert sign_in(client, "OWNER", "wrong", address=f"203.0.113.{n}").status_code == 200
     assert sign_in(client, "owner", "pw-owner-1", address="192.0.2.1").status_code == 429
@@ -76,10 +87,26 @@ def test_a_username_is_locked_out_whatever_the_address(client: Client, owner: Us
     assert client.session["_auth_user_id"] == str(other.pk)
 
 
-def test_a_right_password_is_never_counted(client: Client, owner: User, clock: FakeTime) -> None:
+def test_a_right_password_is_never_counted(
+    client: Client, owner: User, clock: FakeTime, many_hashes_a_second: None
+) -> None:
     for _ in range(15):
         assert sign_in(Client(), "owner", "pw-owner-1").status_code == 302
     assert sign_in(client, "owner", "wrong").status_code == 200
+
+
+def test_all_processes_together_hash_a_few_passwords_a_second(
+    client: Client, owner: User, clock: FakeTime, hashes: list[str], settings
+) -> None:
+    """A flood from many addresses and usernames passes both lockouts: the hashes a
+    second are what bounds it."""
+    for n in range(settings.LOGIN_HASHES_PER_SECOND):
+        assert sign_in(client, "owner", f"guess-{n}", address=f"198.51.100.{n}").status_code == 200
+    busy = sign_in(client, "owner", "pw-owner-1", address="192.0.2.9")
+    assert busy.status_code == 429 and busy["Retry-After"] == "1"
+    assert len(hashes) == settings.LOGIN_HASHES_PER_SECOND
+    clock.advance(1)
+    assert sign_in(client, "owner", "pw-owner-1", address="192.0.2.9").status_code == 302
 
 
 @pytest.fixture
