@@ -14,6 +14,7 @@ import tempfile
 import time
 import zlib
 from collections.abc import Callable
+from dataclasses import replace
 from unittest import mock
 
 TABLES = 24
@@ -98,8 +99,8 @@ def main() -> dict[str, float]:
     shoe = selectors.shoe_find(table=table, which="current")
     version = selectors.table_version(shoe)
     # The pages showed the shoe as it was before its last round, odds included.
-    number, last, voided, odds_after = (int(part) for part in version.split(":")[:4])
-    live = fragments.table_push_html(table, shoe, version, since=f"{number}:{last - 1}:{voided}:{odds_after - 1}")
+    before = replace(version, round=version.round - 1, odds=(version.odds or 1) - 1)
+    live = fragments.table_push_html(table, shoe, version, since=before)
     card = fragments.lobby_card_html(table)
     render_ms = (time.perf_counter() - start) * 1000
     whole = fragments.table_live_html(table, shoe, version)

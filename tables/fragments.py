@@ -28,6 +28,7 @@ from . import charts, odds, selectors
 from .game.outcome import Winner
 from .game.stats import StatRound, shoe_stats
 from .models import Round, Shoe, Table
+from .page_version import PageVersion
 
 HISTORY_ROWS = 20  # rounds in the live history; the whole shoe is one click away
 CARD_SECONDS = 24 * 3600  # a cached lobby card; its key changes whenever the card would
@@ -49,7 +50,7 @@ def _rounds_newest_first(shoe: Shoe | None, fields: tuple[str, ...] = SHOE_ROUND
 
 
 def table_context(
-    table: Table, shoe: Shoe | None, *, history_rows: int | None = HISTORY_ROWS, version: str | None = None
+    table: Table, shoe: Shoe | None, *, history_rows: int | None = HISTORY_ROWS, version: PageVersion | None = None
 ) -> dict[str, Any]:
     rounds = _rounds_newest_first(shoe)
     history = list(selectors.shoe_rounds(shoe=shoe).reverse()[:history_rows]) if shoe else []
@@ -87,7 +88,7 @@ def stats_context(road_data: ShoeRoads) -> dict[str, Any]:
     return {"stats": stats, "charts": {"shares": charts.shares_figure(stats), "running": charts.running_figure(stats)}}
 
 
-def table_live_html(table: Table, shoe: Shoe | None, version: str) -> str:
+def table_live_html(table: Table, shoe: Shoe | None, version: PageVersion) -> str:
     """The live part of the table page for its current ``shoe``, whose
     :func:`~tables.selectors.table_version` the caller has just read.
 
@@ -138,30 +139,16 @@ class Recent:
 recent_live = Recent(size=64, seconds=LIVE_SECONDS)  # a few states of each table a venue has open
 
 
-def table_push_html(table: Table, shoe: Shoe | None, version: str, *, since: str | None) -> str:
+def table_push_html(table: Table, shoe: Shoe | None, version: PageVersion, *, since: PageVersion | None) -> str:
     """What a push sends the table's pages: to a page showing ``since``, the changes
     that bring it to ``version`` (the shoe's current state, just read by the caller),
     when ``since`` is an earlier round of the same shoe with the same rounds voided; the
     whole live part otherwise (a new shoe, a void, or an unknown ``since``). A page
     that shows some other state swaps none of a delta and asks for the whole part."""
-    base = _delta_base(since, version)
+    base = version.delta_base(since, HISTORY_ROWS)
     if base is None or since is None:
         return table_live_html(table, shoe, version)
     return render_to_string("tables/_table_delta.html", _delta_context(table, shoe, version, since, base))
-
-
-def _delta_base(since: str | None, version: str) -> int | None:
-    """The round a delta from ``since`` to ``version`` starts after, if there is one:
-    one to :data:`HISTORY_ROWS` rounds of the same shoe and voided rounds before. A
-    page that shows no round yet has no rows to add to (its history says so)."""
-    try:
-        shoe_was, round_was, voided_was = (int(part) for part in (since or "").split(":")[:3])
-        shoe_now, round_now, voided_now = (int(part) for part in version.split(":")[:3])
-    except ValueError:
-        return None
-    if (shoe_was, voided_was) != (shoe_now, voided_now) or not 1 <= round_was < round_now <= round_was + HISTORY_ROWS:
-        return None
-    return round_was
 
 
 @dataclass(frozen=True)
@@ -181,7 +168,9 @@ class RoadChange:
         return mark_safe(self.board.asks_html)  # our own builder's markup
 
 
-def _delta_context(table: Table, shoe: Shoe | None, version: str, since: str, base: int) -> dict[str, Any]:
+def _delta_context(
+    table: Table, shoe: Shoe | None, version: PageVersion, since: PageVersion, base: int
+) -> dict[str, Any]:
     rounds = _rounds_newest_first(shoe, tuple(f for f in SHOE_ROUND_FIELDS if f != "odds"))  # a delta shows no odds
     new_rows = list(selectors.shoe_rounds(shoe=shoe).filter(number__gt=base).reverse()) if shoe else []
     # The roads as the page shows them, then the same roads a few rounds on.
@@ -218,18 +207,11 @@ def _delta_context(table: Table, shoe: Shoe | None, version: str, since: str, ba
         "good_roads": good_roads,
         "good_roads_changed": good_roads != good_roads_before,
         **stats_context(road_data),
-        "odds": {"pending": _odds_pending(version)},
+        "odds": {"pending": version.odds_pending},
         "limits": selectors.table_limits(table),
         # The cards the new rounds revealed: their rows, for a page that shows the list.
         "card_rows": selectors.shoe_cards(shoe=shoe, rounds_from=base + 1) if shoe and shoe.authenticated else [],
     }
-
-
-def _odds_pending(version: str) -> bool:
-    """Whether the odds of the shoe's last round are still being computed: the version
-    names the last round and the last round with its odds."""
-    _, last, _, odds_after = (int(part) for part in version.split(":")[:4])
-    return odds_after < last
 
 
 def table_odds_html(table: Table) -> str:
@@ -251,7 +233,7 @@ def lobby_card_html(table: Table) -> str:
     return html
 
 
-def lobby_cards_html(have: dict[str, str] | None = None) -> list[str]:
+def lobby_cards_html(have: dict[str, PageVersion] | None = None) -> list[str]:
     """Every table's lobby card: from the cache where the table shows what it showed when
     its card was rendered (pushes and :func:`lobby_cards_keep` keep them there), rendered
     and kept otherwise. With ``have`` (a reconnecting lobby's cards, slug to version),
@@ -271,7 +253,7 @@ def lobby_cards_keep(languages: list[str]) -> None:
             _cards_of(sources)
 
 
-_LobbySource = tuple[Table, Shoe | None, list[selectors.LobbyRound], str]
+_LobbySource = tuple[Table, Shoe | None, list[selectors.LobbyRound], PageVersion]
 
 
 def _lobby_sources() -> list[_LobbySource]:
@@ -305,7 +287,7 @@ def _card_render(table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRo
     return render_to_string("tables/_table_card.html", {"row": selectors.lobby_row(table, shoe, rounds)})
 
 
-def _card_key(table: Table, version: str) -> str:
+def _card_key(table: Table, version: PageVersion) -> str:
     return f"lobby-card:{table.pk}:{version}:{_look(table)}"
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
@@ -15,6 +16,7 @@ from .game.outcome import Winner
 from .game.review import ReviewRound, frequencies, full_shoe_rates
 from .labels import bet_label
 from .models import PlaintextRefusal, Round, RoundAudit, Shoe, ShoeCard, Table
+from .page_version import NO_SHOE, NO_SHOE_TABLE, PageVersion
 
 
 def table_open_shoe(*, table: Table) -> Shoe | None:
@@ -108,23 +110,22 @@ def table_limits(table: Table) -> list[tuple[str, Any, Any]]:
     return [(bet_label(bet), *limits[bet.value]) for bet in BetType if bet.value in limits]
 
 
-def shoe_version(shoe: Shoe | None) -> str:
-    """What a page shows of a shoe, in one string: it changes with every recorded or
-    voided round and every new shoe, so a reconnecting page can tell it missed one."""
+def shoe_version(shoe: Shoe | None) -> PageVersion:
+    """What a page shows of a shoe: it changes with every recorded or voided round and
+    every new shoe, so a reconnecting page can tell it missed one."""
     if shoe is None:
-        return "0:0:0"
+        return NO_SHOE
     seen = shoe.rounds.aggregate(last=Max("number"), voided=Count("pk", filter=Q(voided=True)))
-    return f"{shoe.number}:{seen['last'] or 0}:{seen['voided']}"
+    return PageVersion(shoe.number, seen["last"] or 0, seen["voided"])
 
 
-def table_version(shoe: Shoe | None) -> str:
+def table_version(shoe: Shoe | None) -> PageVersion:
     """:func:`shoe_version`, the last round whose odds are stored (a table page also
-    shows the odds, which arrive after their round) and :func:`cards_version`:
-    "shoe:round:voided:odds:cards"."""
+    shows the odds, which arrive after their round) and :func:`cards_version`."""
     if shoe is None:
-        return "0:0:0:0:0"
+        return NO_SHOE_TABLE
     odds = shoe.rounds.filter(odds__isnull=False).aggregate(last=Max("number"))["last"] or 0
-    return f"{shoe_version(shoe)}:{odds}:{cards_version(shoe)}"
+    return replace(shoe_version(shoe), odds=odds, cards=cards_version(shoe))
 
 
 def cards_version(shoe: Shoe) -> int:
@@ -135,15 +136,15 @@ def cards_version(shoe: Shoe) -> int:
     return shoe.revealed * 2 + (shoe.state != Shoe.State.OPEN)
 
 
-def table_version_of(shoe: Shoe | None, rounds: list[Round]) -> str:
+def table_version_of(shoe: Shoe | None, rounds: list[Round]) -> PageVersion:
     """:func:`table_version` of rounds already loaded (every round of ``shoe``, with
     their number, voided flag and odds): no query of its own."""
     if shoe is None:
-        return "0:0:0:0:0"
+        return NO_SHOE_TABLE
     last = max((r.number for r in rounds), default=0)
     voided = sum(1 for r in rounds if r.voided)
     odds = max((r.number for r in rounds if r.odds is not None), default=0)
-    return f"{shoe.number}:{last}:{voided}:{odds}:{cards_version(shoe)}"
+    return PageVersion(shoe.number, last, voided, odds, cards_version(shoe))
 
 
 # What a lobby card needs of a round: number, winner, banker pair, player pair, voided.
@@ -181,11 +182,11 @@ def lobby_row(table: Table, shoe: Shoe | None, rounds: list[LobbyRound]) -> dict
     }
 
 
-def lobby_version(shoe: Shoe | None, rounds: list[LobbyRound]) -> str:
-    """What a lobby card shows of its shoe, in one string (as :func:`shoe_version`)."""
+def lobby_version(shoe: Shoe | None, rounds: list[LobbyRound]) -> PageVersion:
+    """What a lobby card shows of its shoe (as :func:`shoe_version`)."""
     if shoe is None:
-        return "0:0:0"
-    return f"{shoe.number}:{rounds[-1][0] if rounds else 0}:{sum(1 for r in rounds if r[4])}"
+        return NO_SHOE
+    return PageVersion(shoe.number, rounds[-1][0] if rounds else 0, sum(1 for r in rounds if r[4]))
 
 
 def lobby_sources() -> list[tuple[Table, Shoe | None, list[LobbyRound]]]:

@@ -24,6 +24,7 @@ from django.utils import translation
 
 from .. import fragments, selectors
 from ..models import Table
+from ..page_version import PageVersion
 from .groups import lobby_group, table_group
 from .resyncs import Malformed, Pacer, resync_request
 from .scheduler import scheduler
@@ -51,7 +52,7 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
     outbox: list[str] | None = None  # what waits to be sent, while a sender runs (or until accepted)
     sending: asyncio.Task[None] | None = None
     pacer: Pacer | None = None  # made on the first resync request
-    asked: dict[str, str]  # what the page said it shows, last
+    asked: dict[str, PageVersion]  # what the page said it shows, last
     waiting: asyncio.Task[None] | None = None  # the resync that waits out the interval
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
@@ -170,7 +171,7 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
             self.push(html)
 
     @abc.abstractmethod
-    def missed(self, have: dict[str, str]) -> str:
+    def missed(self, have: dict[str, PageVersion]) -> str:
         """The fragments a page that shows ``have`` missed ("": none)."""
 
 
@@ -182,7 +183,7 @@ class TableConsumer(FragmentConsumer):
             return
         await self.open_in_language(lambda language: table_group(self.slug, language))
 
-    def missed(self, have: dict[str, str]) -> str:
+    def missed(self, have: dict[str, PageVersion]) -> str:
         return table_missed(self.slug, have.get(self.slug))
 
 
@@ -190,7 +191,7 @@ class LobbyConsumer(FragmentConsumer):
     async def connect(self) -> None:
         await self.open_in_language(lobby_group)
 
-    def missed(self, have: dict[str, str]) -> str:
+    def missed(self, have: dict[str, PageVersion]) -> str:
         return lobby_missed(have)
 
 
@@ -207,7 +208,7 @@ def _in_language(work: Callable[[_T], str], argument: _T, language: str) -> str:
         return work(argument)
 
 
-def table_missed(slug: str, version: str | None) -> str:
+def table_missed(slug: str, version: PageVersion | None) -> str:
     """The whole live part of a table page that shows ``version`` ("": it is current)."""
     table = Table.objects.get(slug=slug)
     shoe = selectors.shoe_find(table=table, which="current")
@@ -215,6 +216,6 @@ def table_missed(slug: str, version: str | None) -> str:
     return "" if version == current else fragments.table_live_html(table, shoe, current)
 
 
-def lobby_missed(have: dict[str, str]) -> str:
+def lobby_missed(have: dict[str, PageVersion]) -> str:
     """The lobby cards a page that shows ``have`` missed."""
     return "".join(fragments.lobby_cards_html(have))

@@ -22,6 +22,7 @@ from django.utils import translation
 
 from .. import fragments, selectors
 from ..models import Shoe, Table
+from ..page_version import PageVersion
 from . import presence
 from .groups import languages, lobby_group, push_message, table_group
 
@@ -135,16 +136,16 @@ def forget_pushed(table_id: int, in_languages: list[str] | None = None) -> None:
         _forgotten.update((table_id, language) for language in fresh)
 
 
-def _table_push(table: Table, shoe: Shoe | None, version: str) -> str:
+def _table_push(table: Table, shoe: Shoe | None, version: PageVersion) -> str:
     """What the table's pages get: only what changed since the state pushed last, which
     they show (or the whole live part; with the cache down, always the whole part)."""
     language = translation.get_language()
     since, key = None, _pushed_key(table.pk, language)
     with contextlib.suppress(Exception):
-        since = cache.get(key)
+        since = PageVersion.parse(cache.get(key))
     html = fragments.table_push_html(table, shoe, version, since=since)
     with contextlib.suppress(Exception):
-        cache.set(key, version, timeout=PUSHED_SECONDS)
+        cache.set(key, str(version), timeout=PUSHED_SECONDS)
         _forgotten.discard((table.pk, language))
     return html
 

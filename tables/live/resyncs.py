@@ -15,19 +15,19 @@ import json
 import math
 import re
 
+from ..page_version import PageVersion
 from .clock import Clock
 
 MAX_BYTES = 16 * 1024  # a lobby of a few hundred tables says what it shows in less
 MAX_TABLES = 500
 SLUG = re.compile(r"[-a-zA-Z0-9_]{1,50}")
-VERSION = re.compile(r"[0-9]{1,19}(:[0-9]{1,19}){2,4}")  # shoe:round:voided[:odds[:cards]]
 
 
 class Malformed(ValueError):
     """Not a resync request: the socket is closed."""
 
 
-def resync_request(text: str | None, data: bytes | None = None) -> dict[str, str]:
+def resync_request(text: str | None, data: bytes | None = None) -> dict[str, PageVersion]:
     """The versions a page says it shows, by table slug (empty: it shows nothing yet)."""
     if text is None or data is not None:
         raise Malformed("a resync request is a text message")
@@ -42,10 +42,12 @@ def resync_request(text: str | None, data: bytes | None = None) -> dict[str, str
     have = message["have"]
     if len(have) > MAX_TABLES:
         raise Malformed(f"a resync request names at most {MAX_TABLES} tables")
-    for slug, version in have.items():
-        if not SLUG.fullmatch(slug) or not isinstance(version, str) or not VERSION.fullmatch(version):
-            raise Malformed("a resync request maps table slugs to versions")
-    return have
+    try:
+        if not all(SLUG.fullmatch(slug) for slug in have):
+            raise ValueError("not a table slug")
+        return {slug: PageVersion.parse(version) for slug, version in have.items()}
+    except ValueError:
+        raise Malformed("a resync request maps table slugs to versions") from None
 
 
 class Pacer:

@@ -31,13 +31,13 @@ async def fresh_layer() -> None:
 @database_sync_to_async
 def version(table: Table) -> str:
     """What a lobby card shows of the table's shoe."""
-    return selectors.shoe_version(selectors.table_open_shoe(table=table))
+    return str(selectors.shoe_version(selectors.table_open_shoe(table=table)))
 
 
 @database_sync_to_async
 def page_version(table: Table) -> str:
     """What a table page shows: the shoe and the odds stored so far."""
-    return selectors.table_version(selectors.table_open_shoe(table=table))
+    return str(selectors.table_version(selectors.table_open_shoe(table=table)))
 
 
 async def test_a_table_page_receives_the_fragments_of_each_recorded_round() -> None:
