@@ -78,7 +78,8 @@ def main() -> dict[str, float]:
     from django.test import Client
 
     from config.heap import freeze_startup_heap
-    from tables import fragments, selectors, services
+    from tables import fragments, selectors
+    from tables.background import odds
     from tables.models import Round, Table
 
     _deal()
@@ -87,7 +88,7 @@ def main() -> dict[str, float]:
     assert table is not None
     with mock.patch("tables.live.odds_changed"):
         for round_pk in Round.objects.filter(shoe__table=table).values_list("pk", flat=True):
-            services.round_odds_compute(round_pk=round_pk)
+            odds.round_odds_compute(round_pk=round_pk)
     freeze_startup_heap()  # as a server does once it has loaded (config/heap.py)
     path = f"/tables/{table.slug}/"
     assert client.get("/").status_code == 200 and client.get(path).status_code == 200

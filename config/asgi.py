@@ -6,7 +6,6 @@ with its demo tables dealing inside the process (started by the ASGI lifespan), 
 pushes on the in-memory channel layer reach this server's pages.
 """
 
-import functools
 import os
 
 from django.core.asgi import get_asgi_application
@@ -19,10 +18,9 @@ from django.conf import settings  # noqa: E402
 
 from config.heap import FreezeHeapAtStartup  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
+from tables.background.loops import embedded_loops  # noqa: E402
 from tables.live.lifespan import ServerLifespan  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
-from tables.simulator import deal_forever  # noqa: E402
-from tables.sweeps import odds_sweep_forever  # noqa: E402
 
 
 def build_application(*, simulate_interval: float) -> FreezeHeapAtStartup:
@@ -37,11 +35,7 @@ def build_application(*, simulate_interval: float) -> FreezeHeapAtStartup:
             "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),
         }
     )
-    background = []
-    if not settings.CELERY_BROKER_URL:
-        background.append(functools.partial(odds_sweep_forever, settings.ODDS_SWEEP_SECONDS))
-        if simulate_interval > 0:
-            background.append(functools.partial(deal_forever, simulate_interval))
+    background = embedded_loops(simulate_interval=simulate_interval)
     return FreezeHeapAtStartup(ServerLifespan(routes, background=background))
 
 

@@ -169,8 +169,8 @@ if HTTPS:
     SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
     CSRF_TRUSTED_ORIGINS += [f"https://{host}" for host in ALLOWED_HOSTS if not host.startswith("[")]
 
-# Background tasks (tables/tasks.py): Celery on Redis when REDIS_URL is set; otherwise
-# a worker thread in this process (tables/live/jobs.py), or inline when TASKS_INLINE is on
+# Background work (tables/background/): Celery on Redis when REDIS_URL is set; otherwise
+# a worker thread in this process (tables/background/runner.py), or inline when TASKS_INLINE is on
 # (the tests: each task runs right after its transaction commits).
 CELERY_BROKER_URL = REDIS_URL or None
 CELERY_TASK_IGNORE_RESULT = True

@@ -1,6 +1,6 @@
 """The odds a table's pages show: full-shoe return tables, and the odds panel.
 
-After each round a background task (:func:`tables.services.round_odds_compute`) stores
+After each round a background job (:func:`tables.background.odds.round_odds_compute`) stores
 the expected return of every bet on the shoe that is left (``Round.odds``); pages read
 what is stored and never wait for it.
 """

@@ -13,6 +13,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from tables import fragments, live, services
+from tables.background import runner as background
 from tables.models import Table
 
 
@@ -95,5 +96,7 @@ def fresh_scheduler() -> Iterator[None]:
     """Each test starts with a push scheduler made from the test settings: jobs run
     inline, every change pushed at once, no page counted open."""
     live.install(None)
+    background.install(None)
     yield
     live.install(None)
+    background.install(None)

@@ -7,13 +7,13 @@ import itertools
 from collections.abc import Callable
 from typing import Any
 
-from tables.live.jobs import run
+from tables.background.runner import run
 
 EPOCH = 1_800_000_000.0  # what time() reads when the test starts: an interval boundary
 
 
 class FakeTime:
-    """:class:`tables.live.clock.Clock` and :class:`tables.live.jobs.Runner` in one: a job
+    """:class:`tables.live.clock.Clock` and :class:`tables.background.runner.Runner` in one: a job
     due now runs at once, in the test's thread; a later one when :meth:`advance` passes it."""
 
     def __init__(self) -> None:

@@ -9,7 +9,6 @@ a table's pages show, and :func:`odds_changed` once a round's odds are stored. I
 - :mod:`.fanout`: the pages this process serves, and the one channel that brings
   them what is pushed to their groups.
 - :mod:`.presence`: which groups have a page open somewhere.
-- :mod:`.jobs`: background jobs of this process, and Celery tasks without a broker.
 - :mod:`.consumers`, :mod:`.routing`: the websockets of table pages and the lobby.
 - :mod:`.lifespan`: the ASGI server's start and stop.
 """

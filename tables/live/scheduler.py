@@ -16,10 +16,11 @@ from typing import Any
 from django.conf import settings
 from django.core.cache import cache
 
+from ..background import runner as background
+from ..background.runner import Runner
 from . import push
 from .clock import Clock, SystemClock
 from .fanout import Fanout
-from .jobs import InlineRunner, Runner, ThreadRunner
 
 
 class Scheduler:
@@ -42,8 +43,7 @@ class Scheduler:
 
     @classmethod
     def from_settings(cls) -> Scheduler:
-        runner: Runner = InlineRunner() if settings.TASKS_INLINE else ThreadRunner()
-        return cls(runner=runner, interval=settings.PUSH_INTERVAL)
+        return cls(runner=background.runner(), interval=settings.PUSH_INTERVAL)
 
     def serve_on(self, loop: asyncio.AbstractEventLoop | None) -> None:
         """Send pushes through this ASGI server's event loop (``None``: it stopped)."""

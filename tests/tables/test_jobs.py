@@ -6,7 +6,7 @@ import threading
 
 from django.db import connections
 
-from tables.live.jobs import InlineRunner, ThreadRunner
+from tables.background.runner import InlineRunner, ThreadRunner
 
 
 def test_jobs_run_on_one_thread_in_the_order_they_fall_due() -> None:

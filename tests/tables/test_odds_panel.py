@@ -8,14 +8,14 @@ from unittest import mock
 import pytest
 from django.test import Client
 
-from tables import live, services
+from tables import services
+from tables.background import runner as background
+from tables.background.odds import ODDS_TASK, round_odds_compute
+from tables.background.runner import ThreadRunner
 from tables.game.bets import BetType
 from tables.game.cards import Card
 from tables.game.odds import Composition, shoe_odds
-from tables.live import Scheduler
-from tables.live.jobs import ThreadRunner
 from tables.models import Round
-from tables.services import round_odds_compute
 
 SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 SECOND = {"player": ["7H", "KS"], "banker": ["2C", "3D", "7S"]}
@@ -113,25 +113,25 @@ def test_odds_lost_with_their_task_are_caught_up_by_the_next_round(baccarat_1) -
 def test_rounds_recorded_while_an_odds_task_waits_are_computed_by_that_task(baccarat_1) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
-    with mock.patch("tables.services.enqueue") as enqueue:  # the worker is busy: nothing runs
+    with mock.patch("tables.background.odds.enqueue") as enqueue:  # the worker is busy: nothing runs
         rounds = [services.round_record(table=table, **hand).round for hand in (SEED, SECOND, SEED)]
-    [(task, round_pk)] = [call.args for call in enqueue.call_args_list]
-    assert round_pk == rounds[0].pk
-    assert task.run(round_pk) is None  # the one queued task
+    [(task, job, round_pk)] = [call.args for call in enqueue.call_args_list]
+    assert (task, round_pk) == (ODDS_TASK, rounds[0].pk)
+    assert job(round_pk) is None  # the one queued task
     assert [r.odds["cards"] for r in Round.objects.order_by("number")] == [410, 405, 399]
     # With that task started, the next round queues a task of its own.
-    with mock.patch("tables.services.enqueue") as enqueue:
+    with mock.patch("tables.background.odds.enqueue") as enqueue:
         services.round_record(table=table, **SECOND)
     assert enqueue.call_count == 1
 
 
 @pytest.mark.django_db(transaction=True)
 def test_without_a_broker_the_odds_are_computed_on_a_worker_thread(baccarat_1) -> None:
-    live.install(Scheduler(runner=ThreadRunner()))
+    background.install(ThreadRunner())
     table, _ = baccarat_1
     services.shoe_start(table=table)
     round_ = services.round_record(table=table, **SEED).round
-    live.scheduler().runner.drain()
+    background.runner().drain()
     assert Round.objects.get(pk=round_.pk).odds["cards"] == 410
 
 

@@ -14,10 +14,11 @@ from django.conf import settings
 from django.utils import timezone
 
 from config.asgi import build_application
-from tables import services, tasks
+from tables import services
+from tables.background import odds, tasks
+from tables.background.sweeps import odds_sweep_forever
 from tables.live import table_group
 from tables.models import Round
-from tables.sweeps import odds_sweep_forever
 
 from .test_services import SEED, listen  # noqa: F401 (a fixture)
 
@@ -38,11 +39,11 @@ def test_rounds_without_odds_get_them_and_their_table_pages_are_pushed(baccarat_
     rounds_whose_jobs_were_lost(table, 3)
     rounds_whose_jobs_were_lost(other, 2)
     page = listen(table_group(table.slug))
-    assert services.rounds_without_odds_compute() == 5
+    assert odds.rounds_without_odds_compute() == 5
     assert not Round.objects.filter(odds__isnull=True).exists()
     [pushed] = page.pending()
     assert 'id="odds"' in pushed["html"] and "after round 3" in pushed["html"]
-    assert services.rounds_without_odds_compute() == 0  # nothing left: a second sweep is harmless
+    assert odds.rounds_without_odds_compute() == 0  # nothing left: a second sweep is harmless
 
 
 @pytest.mark.django_db
@@ -54,7 +55,7 @@ def test_a_periodic_sweep_leaves_shoes_whose_rounds_are_younger_than_its_period_
     [old] = rounds_whose_jobs_were_lost(table, 1)
     [young] = rounds_whose_jobs_were_lost(other, 1)
     Round.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(seconds=61))
-    assert services.rounds_without_odds_compute(older_than=60) == 1
+    assert odds.rounds_without_odds_compute(older_than=60) == 1
     assert Round.objects.get(pk=old.pk).odds is not None
     assert Round.objects.get(pk=young.pk).odds is None
 
@@ -88,7 +89,7 @@ async def test_the_embedded_server_sweeps_everything_at_start_up_then_what_waite
         if len(slept) == 3:
             raise asyncio.CancelledError  # the server stops
 
-    monkeypatch.setattr(services, "rounds_without_odds_compute", sweep)
+    monkeypatch.setattr(odds, "rounds_without_odds_compute", sweep)
     with pytest.raises(asyncio.CancelledError):
         await odds_sweep_forever(60, sleep=sleep)
     assert calls == [0, 60, 60] and slept == [60, 60, 60]

@@ -10,7 +10,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from roads.patterns import PATTERNS
-from tables import fragments, selectors, services, tasks
+from tables import fragments, selectors, services
+from tables.background import tasks
 from tables.live import consumers, lobby_group, presence
 from tables.models import Table
 from tests.road_marks import marks

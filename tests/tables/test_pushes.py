@@ -17,6 +17,7 @@ from django.test.utils import CaptureQueriesContext
 
 from config.asgi import application
 from tables import fragments, selectors, services
+from tables.background import odds
 from tables.game.shoe import CutCardRule, Shoe
 from tables.models import Round, Table
 from tables.page_version import PageVersion
@@ -93,7 +94,7 @@ def test_a_round_pushes_at_most_10_kib_to_a_page_showing_an_80_round_shoe_and_3_
     table.save()
     services.shoe_start(table=table)
     cards = seeded_shoe()
-    services.round_odds_compute(round_pk=dealt(table, cards, 80)[-1].pk)  # every round's odds, as pages saw them
+    odds.round_odds_compute(round_pk=dealt(table, cards, 80)[-1].pk)  # every round's odds, as pages saw them
     _, since = state(table)
     [last] = dealt(table, cards, 1)  # round 81, pushed while its odds are computed
     shoe, version = state(table)
@@ -102,7 +103,7 @@ def test_a_round_pushes_at_most_10_kib_to_a_page_showing_an_80_round_shoe_and_3_
     assert len(delta.encode()) <= 10 * 1024
     whole = fragments.table_push_html(table, shoe, version, since=None)
     assert 'id="history"' in whole and len(whole.encode()) <= 32 * 1024  # a resync: 69 KiB before
-    services.round_odds_compute(round_pk=last.pk)
+    odds.round_odds_compute(round_pk=last.pk)
     assert len(fragments.table_odds_html(table).encode()) <= 8 * 1024  # 9.4 KiB before
     for card in fragments.lobby_cards_html():
         assert len(card.encode()) <= 3 * 1024
@@ -261,10 +262,10 @@ def test_an_odds_push_reads_the_database_a_fixed_number_of_times_for_any_shoe_le
     cards = seeded_shoe()
 
     def queries() -> int:
-        services.round_odds_compute(round_pk=dealt(table, cards, 1)[-1].pk)
-        with CaptureQueriesContext(connection) as odds:
+        odds.round_odds_compute(round_pk=dealt(table, cards, 1)[-1].pk)
+        with CaptureQueriesContext(connection) as read:
             assert 'id="odds"' in fragments.table_odds_html(table)
-        return len(odds)
+        return len(read)
 
     assert queries() == 2, "the shoe and its rounds: no round's ID, nor the version, read again"
     dealt(table, cards, 12)
@@ -276,7 +277,7 @@ def test_the_version_of_loaded_rounds_is_the_version_the_database_gives(baccarat
     services.shoe_start(table=table)
     cards = seeded_shoe()
     rounds = dealt(table, cards, 5)
-    services.round_odds_compute(round_pk=rounds[2].pk)
+    odds.round_odds_compute(round_pk=rounds[2].pk)
     dealt(table, cards, 2)
     services.round_void(round_=rounds[1], reason="card dropped", user=None)
     shoe = selectors.shoe_find(table=table, which="current")

@@ -13,7 +13,8 @@ from django.contrib.auth.models import User
 from django.test import Client
 from django.utils import timezone
 
-from tables import services, tasks
+from tables import services
+from tables.background import tasks
 from tables.models import Round, Table
 
 PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}

@@ -3,7 +3,7 @@
 With no broker, a round's odds job waits in the server's own memory: a server killed
 mid-burst takes the queue with it. At start-up the server computes every round still
 without odds, then looks again every ``ODDS_SWEEP_SECONDS`` for rounds that waited
-that long. With a broker, Celery beat runs the same sweep (``tables.tasks``).
+that long. With a broker, Celery beat runs the same sweep (:mod:`.tasks`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from asgiref.sync import sync_to_async
 from django.db import close_old_connections
 
-from . import services
+from . import odds
 
 log = logging.getLogger(__name__)
 
@@ -35,6 +35,6 @@ async def odds_sweep_forever(interval: float, *, sleep: Callable[[float], Awaita
 
 def _sweep(older_than: float) -> int:
     try:
-        return services.rounds_without_odds_compute(older_than=older_than)
+        return odds.rounds_without_odds_compute(older_than=older_than)
     finally:
         close_old_connections()  # a thread of the executor: give its connection back

@@ -1,4 +1,8 @@
-"""Celery tasks: thin, idempotent wrappers around services (safe to run twice)."""
+"""Celery tasks: thin, idempotent wrappers around the work they name (safe to run twice).
+
+Each keeps the name it had when it lived in ``tables/tasks.py`` (``tables.tasks.*``):
+tasks already queued, and beat's schedule, name them so.
+"""
 
 from __future__ import annotations
 
@@ -6,36 +10,49 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-from . import fragments, live, review, services, simulator
+from .. import fragments, live, review, simulator
+from . import odds
 
 
-@shared_task(autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
+@shared_task(name=odds.ODDS_TASK, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def round_odds_compute(round_pk: int) -> None:
     """Exact odds of the shoe left after a round, stored on the round and pushed."""
-    services.round_odds_compute(round_pk=round_pk)
+    odds.round_odds_compute_job(round_pk)
 
 
-@shared_task(ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+@shared_task(
+    name="tables.tasks.rounds_without_odds_compute",
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
+)
 def rounds_without_odds_compute() -> None:
     """Beat's sweep: odds of rounds whose task was lost (with the broker's queue, or a
     process killed between its commit and queueing the task)."""
-    services.rounds_without_odds_compute(older_than=settings.ODDS_SWEEP_SECONDS)
+    odds.rounds_without_odds_compute(older_than=settings.ODDS_SWEEP_SECONDS)
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="tables.tasks.simulate_tables", ignore_result=True)
 def simulate_tables() -> None:
     """Beat's demo venue: one round on every simulated table."""
     simulator.deal_scheduled()
 
 
-@shared_task(ignore_result=True)
+@shared_task(name="tables.tasks.lobby_cards_render", ignore_result=True)
 def lobby_cards_render() -> None:
     """Keep every table's lobby card rendered in the cache, in each language a lobby page
     shows (after a deploy or a cache flush the lobby pages would render them all)."""
     fragments.lobby_cards_keep(live.lobby_languages())
 
 
-@shared_task(ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=3)
+@shared_task(
+    name="tables.tasks.review_reports_refresh",
+    ignore_result=True,
+    autoretry_for=(OperationalError,),
+    retry_backoff=True,
+    max_retries=3,
+)
 def review_reports_refresh() -> None:
     """Reviewer statistics of the whole history, computed ahead for the review page."""
     review.reports_refresh()

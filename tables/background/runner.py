@@ -9,8 +9,9 @@ already stored, and every job is idempotent, so one that is lost can run later.
 - :class:`ThreadRunner` runs jobs one at a time, in the order they fall due, on one
   thread of this process: the servers, workers and commands.
 
-:func:`enqueue` sends a Celery task to the workers when there is a broker
-(``REDIS_URL``), and otherwise hands it to this process's runner.
+:func:`runner` is this process's runner (the live pushes' scheduler runs on it too);
+:func:`enqueue` sends a Celery task to the workers, by name, when there is a broker
+(``REDIS_URL``), and otherwise hands its job to that runner.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from celery import Task
+from celery import current_app
 from django.conf import settings
 from django.db import close_old_connections
 
@@ -123,13 +124,37 @@ class ThreadRunner:
                     self._changed.notify_all()
 
 
-def enqueue(task: Task, *args: Any, runner: Runner) -> None:
-    """Queue a Celery task: on the workers when there is a broker, else on ``runner``.
-    Call it from ``transaction.on_commit``."""
+def enqueue(task: str, job: Job, *args: Any) -> None:
+    """Queue the Celery task named ``task``: on the workers when there is a broker, else
+    ``job(*args)`` on this process's runner. Call it from ``transaction.on_commit``.
+
+    By name, so the code that queues a task never imports the tasks (which import
+    everything they run): the task seam has no import circle."""
     if settings.CELERY_BROKER_URL and not settings.TASKS_INLINE:
         try:
-            task.delay(*args)
+            current_app.send_task(task, args=args)
         except Exception:
-            log.warning("could not queue %s%r", task.name, args, exc_info=True)
+            log.warning("could not queue %s%r", task, args, exc_info=True)
     else:
-        runner.run_later(0, task, *args)
+        runner().run_later(0, job, *args)
+
+
+_runner: Runner | None = None
+_choosing = threading.Lock()
+
+
+def runner() -> Runner:
+    """This process's runner: inline with ``TASKS_INLINE``, else a thread of its own."""
+    global _runner
+    if _runner is None:
+        with _choosing:
+            if _runner is None:
+                _runner = InlineRunner() if settings.TASKS_INLINE else ThreadRunner()
+    return _runner
+
+
+def install(new: Runner | None) -> None:
+    """Use ``new`` as this process's runner (``None``: one made from the settings, when
+    next asked for). Tests install one they drive."""
+    global _runner
+    _runner = new

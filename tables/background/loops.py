@@ -1,0 +1,28 @@
+"""The loops an ASGI server of the embedded default runs beside its pages (with a
+broker, Celery beat does their work instead): the odds sweep, and the demo tables
+dealing when asked to."""
+
+from __future__ import annotations
+
+import functools
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+from django.conf import settings
+
+from ..simulator import deal_forever
+from .sweeps import odds_sweep_forever
+
+Loop = Callable[[], Coroutine[Any, Any, None]]
+
+
+def embedded_loops(*, simulate_interval: float) -> list[Loop]:
+    """The server's loops: none with a broker; else the odds sweep, every
+    ``ODDS_SWEEP_SECONDS`` (and at start-up), and the demo tables dealing every
+    ``simulate_interval`` seconds when it is positive."""
+    if settings.CELERY_BROKER_URL:
+        return []
+    loops: list[Loop] = [functools.partial(odds_sweep_forever, settings.ODDS_SWEEP_SECONDS)]
+    if simulate_interval > 0:
+        loops.append(functools.partial(deal_forever, simulate_interval))
+    return loops

@@ -1,0 +1,110 @@
+"""Exact odds after each round, computed in the background and stored on the round.
+
+A recorded round queues one job for its shoe (:func:`round_odds_queue`, after commit):
+on a Celery worker when there is a broker, else on this process's runner. The job
+stores the odds of every round of the shoe still without them and pushes the odds
+panel. Jobs lost with a killed process or a broker's queue are found by the sweep
+(:func:`rounds_without_odds_compute`: Celery beat, or the ASGI server's loop in
+:mod:`.sweeps`).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from datetime import timedelta
+from typing import Any
+
+from django.core.cache import cache
+from django.db.models import Max
+from django.utils import timezone
+
+from .. import live, odds
+from ..game.bets import Paytable
+from ..game.cards import unpack_cards
+from ..game.odds import Composition, CompositionError, ShoeOdds, shoe_odds
+from ..models import Round
+from .runner import enqueue
+
+ODDS_TASK = "tables.tasks.round_odds_compute"  # the Celery task's name (tasks.py), kept since the first release
+ODDS_QUEUED_SECONDS = 60  # a queued odds task is taken as lost after this
+
+
+def _odds_queued_key(shoe_id: int) -> str:
+    return f"odds-queued:{shoe_id}"
+
+
+def round_odds_queue(*, shoe_id: int, round_pk: int) -> None:
+    """After a round commits: queue the task that computes its shoe's odds, unless one
+    is already waiting (it will compute this round too), so a burst of rounds is one
+    task. The mark expires, so a task lost with its broker is queued again later."""
+    try:
+        if not cache.add(_odds_queued_key(shoe_id), True, timeout=ODDS_QUEUED_SECONDS):
+            return
+    except Exception:
+        pass  # no cache: queue it anyway, a second task is harmless
+    enqueue(ODDS_TASK, round_odds_compute_job, round_pk)
+
+
+def round_odds_compute_job(round_pk: int) -> None:
+    """The job (on the embedded runner) or task body (on a Celery worker) of one round."""
+    round_odds_compute(round_pk=round_pk)
+
+
+def round_odds_compute(*, round_pk: int) -> int:
+    """Store the odds of the shoe left after each round of this round's shoe still
+    without them (this round, the ones recorded since it was queued, and any whose
+    task was lost while the broker was down), then push. Rounds that have their odds
+    already are left alone, so a retried task is harmless. Returns how many rounds got
+    their odds. The shoe starts without its burn card, which was shown; the cards burned
+    face down are unknown, so they stay in the count: the odds are exact for what the
+    table has shown."""
+    round_ = Round.objects.select_related("shoe__table").filter(pk=round_pk).first()
+    if round_ is None:
+        return 0
+    shoe, table = round_.shoe, round_.shoe.table
+    with contextlib.suppress(Exception):
+        cache.delete(_odds_queued_key(shoe.pk))  # rounds committed from now on queue a task again
+    paytable = table.get_paytable()
+    composition, stored = odds.opening_composition(shoe.decks, shoe.burn_card), 0
+    for r in shoe.rounds.order_by("number"):
+        composition = composition.without(unpack_cards(r.player_cards + r.banker_cards))
+        if r.odds is None and Round.objects.filter(pk=r.pk, odds__isnull=True).update(
+            odds=_odds_of(composition, paytable)
+        ):
+            stored += 1
+    if stored:
+        live.odds_changed(table.pk)
+    return stored
+
+
+def rounds_without_odds_compute(*, older_than: float = 0) -> int:
+    """Find the rounds still without odds, recorded at least ``older_than`` seconds ago,
+    and compute them, a shoe at a time, pushing each table's odds as they are stored.
+    Their jobs were lost: the server that queued them was killed (the embedded default
+    queues them in its own memory), or the broker lost its queue. Run at server start-up
+    (everything is lost then) and periodically (with a grace period for jobs still
+    queued). Returns how many rounds got their odds."""
+    recorded_before = timezone.now() - timedelta(seconds=older_than)
+    latest_per_shoe = (
+        Round.objects.filter(odds__isnull=True, created_at__lte=recorded_before)
+        .values("shoe_id")
+        .annotate(last=Max("pk"))
+        .values_list("last", flat=True)
+    )
+    return sum(round_odds_compute(round_pk=pk) for pk in list(latest_per_shoe))
+
+
+def odds_to_stored(odds: ShoeOdds) -> dict[str, Any]:
+    """What a round keeps of the odds after it: every bet's expected return."""
+    return {
+        "cards": odds.composition.size,
+        "returns": {bet.value: round(float(o.expected_return), 8) for bet, o in odds.bets.items()},
+        "no_commission_banker": round(float(odds.no_commission_banker.expected_return), 8),
+    }
+
+
+def _odds_of(composition: Composition, paytable: Paytable) -> dict[str, Any]:
+    try:
+        return odds_to_stored(shoe_odds(composition, paytable))
+    except CompositionError:  # too few cards left to deal a round
+        return {"cards": composition.size, "returns": {}, "no_commission_banker": None}
