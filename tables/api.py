@@ -201,24 +201,10 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
     return error_response(request, 404, str(exc) or "not found")
 
 
-@api.exception_handler(services.NoOpenShoeError)
-def _no_open_shoe(request: HttpRequest, exc: services.NoOpenShoeError) -> HttpResponse:
-    return error_response(request, 409, str(exc))
-
-
-@api.exception_handler(services.ShoeNotFoundError)
-def _no_such_shoe(request: HttpRequest, exc: services.ShoeNotFoundError) -> HttpResponse:
-    return error_response(request, 404, str(exc))
-
-
-@api.exception_handler(services.ShoeConflictError)
-def _shoe_conflict(request: HttpRequest, exc: services.ShoeConflictError) -> HttpResponse:
-    return error_response(request, 409, str(exc), exc.field)
-
-
-@api.exception_handler(services.RoundConflictError)
-def _conflict(request: HttpRequest, exc: services.RoundConflictError) -> HttpResponse:
-    return error_response(request, 409, str(exc), "round")
+@api.exception_handler(services.ServiceError)
+def _refused(request: HttpRequest, exc: services.ServiceError) -> HttpResponse:
+    """Every refusal of a service, with the status and field it carries."""
+    return error_response(request, exc.status, str(exc), exc.field)
 
 
 @api.exception_handler(OperationalError)
