@@ -48,7 +48,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from tables.game.shoe import Shoe
+from tables.game.shoe import DealingShoe
 from tests.servers import PostgresCluster, RedisServer, free_port, gunicorn, uvicorn
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -62,12 +62,12 @@ class Dealer:
     """A table's dealer: real shoes, dealt by the rules, a new one when the cut card says."""
 
     def __init__(self, stack: Stack, slug: str) -> None:
-        self.stack, self.slug, self.shoe = stack, slug, Shoe.shuffled()
+        self.stack, self.slug, self.shoe = stack, slug, DealingShoe.shuffled()
 
     def round(self, url: str) -> dict[str, Any]:
         if self.shoe.finished:
             post(url, self.slug, "shoes", self.stack.tokens[self.slug])
-            self.shoe = Shoe.shuffled()
+            self.shoe = DealingShoe.shuffled()
         outcome = self.shoe.deal()
         cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
         return post(url, self.slug, "rounds", self.stack.tokens[self.slug], cards)["round"]

@@ -29,7 +29,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from benchmarks import load
-from tables.game.shoe import Shoe
+from tables.game.shoe import DealingShoe
 
 PROXY = {"X-Forwarded-Proto": "https"}  # what the TLS proxy adds (HTTPS=true trusts it)
 CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
@@ -47,7 +47,7 @@ def call(url: str, method: str, path: str, body: bytes | None = None, headers: d
 
 class Dealer:
     def __init__(self, url: str, slug: str, token: str) -> None:
-        self.url, self.slug, self.token, self.shoe = url, slug, token, Shoe.shuffled()
+        self.url, self.slug, self.token, self.shoe = url, slug, token, DealingShoe.shuffled()
         self.post("shoes", {})
 
     def post(self, path: str, body: dict[str, Any]) -> int:
@@ -65,7 +65,7 @@ class Dealer:
             time.sleep(max(0.0, due - time.monotonic()))
             if self.shoe.finished:
                 self.post("shoes", {})
-                self.shoe = Shoe.shuffled()
+                self.shoe = DealingShoe.shuffled()
             outcome = self.shoe.deal()
             cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
             began = time.monotonic()

@@ -12,7 +12,7 @@ from collections import Counter
 
 from tables.game.odds import Composition, Hands, falling, hands_counts, shoe_odds
 from tables.game.rules import banker_draws, player_draws
-from tables.game.shoe import Shoe
+from tables.game.shoe import DealingShoe
 
 RUNS = 20
 
@@ -63,7 +63,7 @@ def _deal(p1: int, b1: int, p2: int, b2: int, p3: int, b3: int) -> Hands:
 
 
 def _depleted() -> Composition:
-    shoe = Shoe.shuffled(rng=random.Random(40))
+    shoe = DealingShoe.shuffled(rng=random.Random(40))
     dealt = [card for _ in range(40) for card in shoe.deal().cards]
     return Composition.full(8).without(dealt)
 

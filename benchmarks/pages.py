@@ -38,7 +38,7 @@ def _deal() -> None:
     """Deal each demo table one shoe of up to ROUNDS rounds through the services."""
     from tables import services
     from tables.demo import demo_tables_ensure
-    from tables.game.shoe import CutCardRule, Shoe
+    from tables.game.shoe import CutCardRule, DealingShoe
 
     rng = random.Random(7)
     # No page is open while setting up: skip the pushes and the per-round odds (the
@@ -46,7 +46,9 @@ def _deal() -> None:
     with mock.patch("tables.live.table_changed"), mock.patch("tables.services.round_odds_queue"):
         for table in demo_tables_ensure(count=TABLES):
             # A shallow cut card, so that a shoe lasts the ROUNDS a lobby usually shows.
-            shoe = Shoe.shuffled(decks=table.decks, rule=CutCardRule.LAST_ROUND, rng=rng, cut_depth=6, cut_jitter=0)
+            shoe = DealingShoe.shuffled(
+                decks=table.decks, rule=CutCardRule.LAST_ROUND, rng=rng, cut_depth=6, cut_jitter=0
+            )
             services.shoe_start(table=table)
             for _ in range(ROUNDS):
                 if shoe.finished:

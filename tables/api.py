@@ -680,4 +680,4 @@ def round_detail(
     found = receipts.round_find(round_id)
     if found is None:
         raise Http404(f"no round has the Transaction ID {round_id[:40]!r}")
-    return Status(200, {"round": receipts.round_to_data(found)})
+    return Status(200, {"round": selectors.round_to_data(found, with_table=True)})

@@ -19,7 +19,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from .game.bets import Paytable
 from .game.cards import Card, unpack_cards
 from .game.outcome import RoundOutcome, Winner
-from .game.shoe import CutCardRule as GameCutCardRule
+from .game.shoe import CutCardRule
 from .labels import WINNER_NAMES
 
 # The winners' names people read, in the page's language (the game core spells them in English).
@@ -30,9 +30,11 @@ class Variant(models.TextChoices):
     NO_COMMISSION = "no_commission", gettext_lazy("No Commission")
 
 
-class CutCardRule(models.TextChoices):
-    PLAY_ONE_MORE = GameCutCardRule.PLAY_ONE_MORE.value, gettext_lazy("Finish the hand, play one more")
-    LAST_ROUND = GameCutCardRule.LAST_ROUND.value, gettext_lazy("The current round is the last")
+# The game's cut-card rules (seeds 000 and 001 disagree: per table), as reviewers read them.
+CUT_CARD_RULE_CHOICES = [
+    (CutCardRule.PLAY_ONE_MORE.value, gettext_lazy("Finish the hand, play one more")),
+    (CutCardRule.LAST_ROUND.value, gettext_lazy("The current round is the last")),
+]
 
 
 def token_digest(token: str) -> str:
@@ -62,7 +64,10 @@ class Table(models.Model):
         help_text=gettext_lazy('Table limits per bet for display, e.g. {"player": [10, 5000]}.'),
     )
     cut_card_rule = models.CharField(
-        gettext_lazy("cut card rule"), max_length=16, choices=CutCardRule.choices, default=CutCardRule.PLAY_ONE_MORE
+        gettext_lazy("cut card rule"),
+        max_length=16,
+        choices=CUT_CARD_RULE_CHOICES,
+        default=CutCardRule.PLAY_ONE_MORE.value,
     )
     dealer_name = models.CharField(gettext_lazy("dealer name"), max_length=80, blank=True)
     simulated = models.BooleanField(

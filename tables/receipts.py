@@ -52,11 +52,6 @@ def round_find(text: str) -> Round | None:
     return min(found, key=lambda r: r.round_id != text.strip(), default=None)  # the ID as typed first
 
 
-def round_to_data(round_: Round) -> dict[str, Any]:
-    """The API's round object, with its table: a receipt names where it was played."""
-    return {**selectors.round_to_data(round_), "table": round_.shoe.table.slug}
-
-
 def pays_text(pays: float | None) -> str:
     """What a bet paid per unit staked, as the seeds write odds: ``19:20`` (0.95), ``8:1``."""
     if pays is None:

@@ -34,9 +34,10 @@ def shoe_rounds(*, shoe: Shoe) -> QuerySet[Round]:
     return shoe.rounds.select_related("voided_by").order_by("number")
 
 
-def round_to_data(round_: Round) -> dict[str, Any]:
-    """The API's round object."""
-    return {
+def round_to_data(round_: Round, *, with_table: bool = False) -> dict[str, Any]:
+    """The API's round object; ``with_table``, its table's slug too (a receipt, looked up
+    by Transaction ID alone, names where the round was played)."""
+    data = {
         "id": round_.round_id,
         "shoe": round_.shoe.number,
         "number": round_.number,
@@ -58,6 +59,7 @@ def round_to_data(round_: Round) -> dict[str, Any]:
         "voided": round_.voided,
         "void_reason": round_.void_reason,
     }
+    return {**data, "table": round_.shoe.table.slug} if with_table else data
 
 
 def shoe_to_data(shoe: Shoe) -> dict[str, Any]:

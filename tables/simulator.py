@@ -16,7 +16,7 @@ from django.core.cache import cache
 
 from . import services
 from .game.authentication import card_hash, dealing_order, new_plaintext
-from .game.shoe import CutCardRule, Shoe
+from .game.shoe import CutCardRule, DealingShoe
 from .models import Round, Table
 
 log = logging.getLogger(__name__)
@@ -39,7 +39,7 @@ class TableDealer:
     table_id: int
     rng: random.Random | None = None
     authenticated: bool = True
-    shoe: Shoe | None = field(default=None, init=False)
+    shoe: DealingShoe | None = field(default=None, init=False)
     rounds_dealt: int = field(default=0, init=False)
     plaintexts: list[str] = field(default_factory=list, init=False)  # card n is plaintexts[n - 1]
     shoe_number: int = field(default=0, init=False)
@@ -73,7 +73,7 @@ class TableDealer:
         return recorded.round
 
     def _new_shoe(self, table: Table) -> None:
-        self.shoe = Shoe.shuffled(decks=table.decks, rule=CutCardRule(table.cut_card_rule), rng=self.rng)
+        self.shoe = DealingShoe.shuffled(decks=table.decks, rule=CutCardRule(table.cut_card_rule), rng=self.rng)
         if not self.authenticated:
             self.plaintexts = []
             services.shoe_start(table=table)

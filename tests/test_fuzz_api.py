@@ -20,7 +20,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from tables.game.shoe import Shoe
+from tables.game.shoe import DealingShoe
 
 from . import servers
 from .served import Served
@@ -65,7 +65,7 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, s
 
 def deal(url: str, token: str, rounds: int) -> None:
     """Start a shoe and record its first ``rounds`` rounds, dealt by the rules."""
-    shoe = Shoe.shuffled(rng=random.Random(SEED))
+    shoe = DealingShoe.shuffled(rng=random.Random(SEED))
     post(url, "shoes", token, None)
     for number in range(1, rounds + 1):
         outcome = shoe.deal()

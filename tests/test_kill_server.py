@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from tables.game.shoe import Shoe
+from tables.game.shoe import DealingShoe
 
 from . import servers
 from .served import Served, scaled
@@ -45,7 +45,7 @@ class DealerSystem:
     in_flight: dict | None = None
 
     def __post_init__(self) -> None:
-        shoe = Shoe.shuffled(rng=random.Random(self.seed))
+        shoe = DealingShoe.shuffled(rng=random.Random(self.seed))
         self.rounds = []
         while not shoe.finished:
             outcome = shoe.deal()

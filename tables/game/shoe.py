@@ -40,7 +40,7 @@ def burn_count(card: Card) -> int:
     return card.value or 10
 
 
-class Shoe:
+class DealingShoe:
     """A shuffled shoe being dealt round by round."""
 
     def __init__(self, order: Sequence[Card], *, cut_depth: int, rule: CutCardRule) -> None:
@@ -67,7 +67,7 @@ class Shoe:
         rng: random.Random | None = None,
         cut_depth: int = DEFAULT_CUT_DEPTH,
         cut_jitter: int = DEFAULT_CUT_JITTER,
-    ) -> Shoe:
+    ) -> DealingShoe:
         """A new shoe of ``decks`` decks; ``rng`` defaults to the system's CSPRNG."""
         if decks < 1:
             raise ValueError("a shoe needs at least one deck")

@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from tables.game.shoe import Shoe
+from tables.game.shoe import DealingShoe
 
 from .conftest import SIZES, LiveServer, page_width, screenshot, serving, sized_page
 
@@ -47,11 +47,11 @@ class Dealer:
 
     def __init__(self, server: LiveServer, slug: str, seed: int) -> None:
         self.server, self.slug, self.rng = server, slug, random.Random(seed)
-        self.shoe: Shoe | None = None
+        self.shoe: DealingShoe | None = None
         self.shoes = 0
 
     def new_shoe(self) -> None:
-        self.shoe = Shoe.shuffled(rng=self.rng)
+        self.shoe = DealingShoe.shuffled(rng=self.rng)
         self.server.post(self.slug, "shoes")
         self.shoes += 1
 

@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from tables.game.shoe import Shoe
+from tables.game.shoe import DealingShoe
 
 from .conftest import ARTIFACTS, SIZES, LiveServer, screenshot, sized_page
 
@@ -47,7 +47,7 @@ MEASURE = """() => [...document.querySelectorAll('#lobby-grid .table-card')].fil
 })"""
 
 
-SHOES: dict[str, Shoe] = {}  # each table's shoe, dealt on as the tests post rounds
+SHOES: dict[str, DealingShoe] = {}  # each table's shoe, dealt on as the tests post rounds
 
 
 def deal(server: LiveServer, slug: str) -> None:
@@ -64,7 +64,7 @@ def tables(server: LiveServer, first: int, last: int) -> None:
         slug = f"wall-{n:02d}"
         server.table(slug, f"Baccarat {n + 1:02d}")
         server.post(slug, "shoes")
-        SHOES[slug] = Shoe.shuffled(rng=random.Random(n))
+        SHOES[slug] = DealingShoe.shuffled(rng=random.Random(n))
         for _ in range(60 if n == 0 else 3 + 5 * n % 11):
             deal(server, slug)
 

@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from tables.game.shoe import Shoe
+from tables.game.shoe import DealingShoe
 from tests import servers
 
 from .conftest import ROOT, LiveServer, serving
@@ -62,7 +62,7 @@ def transferred(page: Any, url: str) -> dict[str, int]:
 def visit_twice(server: LiveServer, page: Any, slug: str) -> tuple[dict[str, int], dict[str, int]]:
     server.table(slug, "Weighed")
     server.post(slug, "shoes")
-    shoe = Shoe.shuffled(rng=random.Random(18))
+    shoe = DealingShoe.shuffled(rng=random.Random(18))
     for _ in range(60):
         outcome = shoe.deal()
         cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}

@@ -13,7 +13,7 @@ import urllib.request
 from typing import Any
 
 from roads.svg import CELL
-from tables.game.shoe import Shoe
+from tables.game.shoe import DealingShoe
 from tests.road_marks import marks
 
 from .conftest import LiveServer, page_width, screenshot, sized_page
@@ -60,7 +60,7 @@ def deal_shoe(server: LiveServer, slug: str, rounds: int) -> None:
     """Post ``rounds`` legal rounds dealt from a seeded shoe: ties, pairs, third cards."""
     server.table(slug, "Baccarat Phone")
     server.post(slug, "shoes")
-    shoe = Shoe.shuffled(rng=random.Random(18))
+    shoe = DealingShoe.shuffled(rng=random.Random(18))
     for _ in range(rounds):
         outcome = shoe.deal()
         cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}

@@ -13,7 +13,7 @@ import pytest
 from roads.engine import Roads
 from roads.entries import RoadRound
 from tables.game.outcome import RoundOutcome
-from tables.game.shoe import Shoe
+from tables.game.shoe import DealingShoe
 from tests.road_marks import marks
 
 from .conftest import SCREENS, LiveServer, page_width, screenshot, sized_page
@@ -23,7 +23,7 @@ SHOE_SEED = 34  # a shoe whose 73 rounds make 42 Big Road columns, with pairs an
 
 
 def long_shoe() -> list[RoundOutcome]:
-    shoe, dealt = Shoe.shuffled(rng=random.Random(SHOE_SEED)), []
+    shoe, dealt = DealingShoe.shuffled(rng=random.Random(SHOE_SEED)), []
     while not shoe.finished:
         dealt.append(shoe.deal())
     return dealt

@@ -7,7 +7,7 @@ import pytest
 
 from tables.game.cards import ALL_CARDS, Card
 from tables.game.outcome import Winner
-from tables.game.shoe import CutCardRule, Shoe, ShoeFinishedError, burn_count
+from tables.game.shoe import CutCardRule, DealingShoe, ShoeFinishedError, burn_count
 
 pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
 
@@ -20,14 +20,14 @@ def codes(text: str) -> list[Card]:
 def test_the_turned_card_burns_its_value_and_ten_for_a_zero_card(card: str, burned: int) -> None:
     assert burn_count(Card.parse(card)) == burned
     order = codes(card) + list(ALL_CARDS) * 2
-    shoe = Shoe(order, cut_depth=20, rule=CutCardRule.PLAY_ONE_MORE)
+    shoe = DealingShoe(order, cut_depth=20, rule=CutCardRule.PLAY_ONE_MORE)
     assert shoe.burn_card == Card.parse(card)
     assert len(shoe.burned) == burned
     assert shoe.remaining == tuple(order[1 + burned :])
 
 
 def test_a_shuffled_shoe_holds_n_decks_and_the_cut_card_is_about_one_deck_from_the_bottom() -> None:
-    shoe = Shoe.shuffled(decks=8, rng=random.Random(7))
+    shoe = DealingShoe.shuffled(decks=8, rng=random.Random(7))
     everything = Counter([shoe.burn_card, *shoe.burned, *shoe.remaining])
     assert everything == Counter({card: 8 for card in ALL_CARDS})
     assert 52 - 6 <= len(shoe.remaining) - shoe.cut_position <= 52 + 6
@@ -37,14 +37,14 @@ def test_a_shuffled_shoe_holds_n_decks_and_the_cut_card_is_about_one_deck_from_t
 NATURAL_ROUND = "9H 9S KH KS"
 
 
-def shoe_of_natural_rounds(rounds: int, cut_after_cards: int, rule: CutCardRule) -> Shoe:
+def shoe_of_natural_rounds(rounds: int, cut_after_cards: int, rule: CutCardRule) -> DealingShoe:
     burn = codes("AC 2C")  # turned ace: burns one card
     cards = burn + codes(NATURAL_ROUND) * rounds
     depth = len(cards) - len(burn) - cut_after_cards
-    return Shoe(cards, cut_depth=depth, rule=rule)
+    return DealingShoe(cards, cut_depth=depth, rule=rule)
 
 
-def deal_all(shoe: Shoe) -> int:
+def deal_all(shoe: DealingShoe) -> int:
     while not shoe.finished:
         shoe.deal()
     with pytest.raises(ShoeFinishedError):
@@ -73,7 +73,7 @@ def test_seed_001_the_round_in_which_the_cut_card_is_drawn_is_the_last(cut_after
 def test_a_shoe_deals_until_its_cut_card_and_never_runs_dry() -> None:
     for seed in range(50):
         for rule in CutCardRule:
-            shoe = Shoe.shuffled(rng=random.Random(seed), rule=rule)
+            shoe = DealingShoe.shuffled(rng=random.Random(seed), rule=rule)
             deal_all(shoe)
             # At most two rounds (12 cards) come out after the cut card.
             assert 52 - 6 - 12 <= len(shoe.remaining) <= 52 + 6
@@ -81,7 +81,7 @@ def test_a_shoe_deals_until_its_cut_card_and_never_runs_dry() -> None:
 
 
 def test_all_rounds_of_a_shoe_use_each_card_at_most_n_times() -> None:
-    shoe = Shoe.shuffled(decks=1, rng=random.Random(3))
+    shoe = DealingShoe.shuffled(decks=1, rng=random.Random(3))
     seen: Counter[Card] = Counter()
     while not shoe.finished:
         seen.update(shoe.deal().cards)
@@ -94,7 +94,7 @@ def test_2000_simulated_shoes_match_the_published_banker_player_tie_shares() -> 
     counts: Counter[Winner] = Counter()
     rng = random.Random(20261122)
     for _ in range(2000):
-        shoe = Shoe.shuffled(rng=rng)
+        shoe = DealingShoe.shuffled(rng=rng)
         while not shoe.finished:
             counts[shoe.deal().winner] += 1
     total = sum(counts.values())

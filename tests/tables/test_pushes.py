@@ -18,7 +18,7 @@ from django.test.utils import CaptureQueriesContext
 from config.asgi import application
 from tables import fragments, selectors, services
 from tables.background import odds
-from tables.game.shoe import CutCardRule, Shoe
+from tables.game.shoe import CutCardRule, DealingShoe
 from tables.models import Round, Table
 from tables.page_version import PageVersion
 from tests.road_marks import marks
@@ -56,12 +56,12 @@ def top_level(html: str) -> list[tuple[str, dict[str, str | None]]]:
     return TopLevel(html).elements
 
 
-def seeded_shoe() -> Shoe:
+def seeded_shoe() -> DealingShoe:
     """A shuffled 8-deck shoe, the same every run, that lasts 83 rounds."""
-    return Shoe.shuffled(decks=8, rule=CutCardRule.LAST_ROUND, rng=random.Random(1), cut_depth=6, cut_jitter=0)
+    return DealingShoe.shuffled(decks=8, rule=CutCardRule.LAST_ROUND, rng=random.Random(1), cut_depth=6, cut_jitter=0)
 
 
-def dealt(table: Table, shoe: Shoe, count: int) -> list[Round]:
+def dealt(table: Table, shoe: DealingShoe, count: int) -> list[Round]:
     """``count`` real rounds of ``shoe``, dealt by the rules."""
     rounds = []
     for _ in range(count):

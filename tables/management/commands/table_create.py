@@ -2,7 +2,8 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from tables import services
-from tables.models import CutCardRule, Variant
+from tables.game.shoe import CutCardRule
+from tables.models import Variant
 
 
 class Command(BaseCommand):
@@ -13,7 +14,9 @@ class Command(BaseCommand):
         parser.add_argument("--name", required=True)
         parser.add_argument("--variant", choices=Variant.values, default=Variant.STANDARD)
         parser.add_argument("--decks", type=int, default=8)
-        parser.add_argument("--cut-card-rule", choices=CutCardRule.values, default=CutCardRule.PLAY_ONE_MORE)
+        parser.add_argument(
+            "--cut-card-rule", choices=[rule.value for rule in CutCardRule], default=CutCardRule.PLAY_ONE_MORE.value
+        )
         parser.add_argument("--dealer", default="")
         parser.add_argument("--simulated", action="store_true", help="Deal this table with the built-in simulator.")
 
