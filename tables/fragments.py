@@ -26,7 +26,7 @@ from roads.selectors import ShoeRoads, roads_of
 
 from . import charts, odds, selectors
 from .game.outcome import Winner
-from .game.stats import StatRound, shoe_stats
+from .game.stats import shoe_stats
 from .models import Round, Shoe, Table
 from .page_version import PageVersion
 
@@ -81,10 +81,7 @@ def _boards(road_data: ShoeRoads) -> dict[str, svg.Board]:
 
 
 def stats_context(road_data: ShoeRoads) -> dict[str, Any]:
-    stats = shoe_stats(
-        StatRound(Winner(r.winner), r.banker_pair, r.player_pair, r.player_natural or r.banker_natural)
-        for r in road_data.rounds
-    )
+    stats = shoe_stats(selectors.played_round(r) for r in road_data.rounds)
     return {"stats": stats, "charts": {"shares": charts.shares_figure(stats), "running": charts.running_figure(stats)}}
 
 

@@ -27,7 +27,6 @@ from .game.bets import BetType
 from .game.outcome import Winner
 from .game.review import (
     Frequencies,
-    ReviewRound,
     expected_streaks,
     flat_bet_curve,
     frequencies,
@@ -36,7 +35,7 @@ from .game.review import (
 )
 from .labels import bet_label
 from .models import Round, RoundAudit, Shoe, Table
-from .selectors import round_to_data
+from .selectors import played_round, round_to_data
 
 LONGEST_STREAK = 8  # streak lengths shown one by one; the last bucket is "8 or more"
 CURVE_POINTS = 2000  # flat-bet curves are thinned to about this many points
@@ -91,10 +90,6 @@ class Selection:
         return rounds.order_by("shoe__table__slug", "shoe__number", "number")
 
 
-def _review_round(r: Round) -> ReviewRound:
-    return ReviewRound(Winner(r.winner), r.player_pair, r.banker_pair, r.player_natural or r.banker_natural)
-
-
 @dataclass(frozen=True)
 class ShoeReport:
     shoe: Shoe
@@ -112,11 +107,11 @@ def report(selection: Selection) -> dict[str, Any]:
     shoes = []
     for shoe_rounds in by_shoe.values():
         shoe = shoe_rounds[0].shoe
-        result = frequencies([_review_round(r) for r in shoe_rounds], full_shoe_rates(shoe.decks))
+        result = frequencies([played_round(r) for r in shoe_rounds], full_shoe_rates(shoe.decks))
         shoes.append(ShoeReport(shoe, result, result.flagged(selection.threshold)))
     decks = {r.shoe.decks for r in rounds} or {8}
     rates = full_shoe_rates(decks.pop() if len(decks) == 1 else 8)
-    overall = frequencies([_review_round(r) for r in rounds], rates)
+    overall = frequencies([played_round(r) for r in rounds], rates)
     streaks = [n for shoe_rounds in by_shoe.values() for n in streak_lengths(Winner(r.winner) for r in shoe_rounds)]
     return {
         "rounds": len(rounds),

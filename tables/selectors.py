@@ -12,8 +12,8 @@ from roads.entries import RoadRound
 from roads.selectors import ShoeRoads
 
 from .game.bets import BetType
-from .game.outcome import Winner
-from .game.review import ReviewRound, frequencies, full_shoe_rates
+from .game.outcome import PlayedRound, Winner
+from .game.review import frequencies, full_shoe_rates
 from .labels import bet_label
 from .models import PlaintextRefusal, Round, RoundAudit, Shoe, ShoeCard, Table
 from .page_version import NO_SHOE, NO_SHOE_TABLE, PageVersion
@@ -32,6 +32,16 @@ def shoe_find(*, table: Table, which: str) -> Shoe | None:
 
 def shoe_rounds(*, shoe: Shoe) -> QuerySet[Round]:
     return shoe.rounds.select_related("voided_by").order_by("number")
+
+
+def played_round(r: Round) -> PlayedRound:
+    """A stored round as the statistics read it: the one place a row becomes one."""
+    return PlayedRound(
+        winner=Winner(r.winner),
+        banker_pair=r.banker_pair,
+        player_pair=r.player_pair,
+        natural=r.player_natural or r.banker_natural,
+    )
 
 
 def round_to_data(round_: Round, *, with_table: bool = False) -> dict[str, Any]:
@@ -220,11 +230,11 @@ def recent_flagged_shoes(*, threshold: float, shoes: int = 50) -> list[tuple[Sho
     ``threshold``, with that p-value: the review page's flag, for the admin index at a
     glance (two queries; voided rounds left out, as in the review)."""
     recent = list(Shoe.objects.select_related("table").order_by("-started_at", "-pk")[:shoes])
-    rows: dict[int, list[ReviewRound]] = {shoe.pk: [] for shoe in recent}
+    rows: dict[int, list[PlayedRound]] = {shoe.pk: [] for shoe in recent}
     fields = ("shoe_id", "winner", "player_pair", "banker_pair", "player_natural", "banker_natural")
-    played = Round.objects.filter(shoe_id__in=rows, voided=False).order_by("shoe_id", "number").values_list(*fields)
-    for shoe_id, winner, player_pair, banker_pair, player_natural, banker_natural in played:
-        rows[shoe_id].append(ReviewRound(Winner(winner), player_pair, banker_pair, player_natural or banker_natural))
+    played = Round.objects.filter(shoe_id__in=rows, voided=False).order_by("shoe_id", "number").only(*fields)
+    for r in played:
+        rows[r.shoe_id].append(played_round(r))
     flagged = []
     for shoe in recent:
         if not rows[shoe.pk]:

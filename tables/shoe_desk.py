@@ -19,10 +19,10 @@ from django.utils.translation import gettext as _
 from roads import svg
 from roads.selectors import roads_of
 
+from . import selectors
 from .fragments import stats_context
 from .game.cards import RANKS, Card, Suit, unpack_cards
-from .game.outcome import Winner
-from .game.review import Frequencies, ReviewRound, frequencies, full_shoe_rates
+from .game.review import Frequencies, frequencies, full_shoe_rates
 from .models import Round, Shoe
 
 # The replay draws each road whole, as the table page does (its columns only size a
@@ -113,11 +113,7 @@ class ShoeReview:
 def shoe_review(shoe: Shoe, rounds: list[Round], threshold: float | None = None) -> ShoeReview:
     """As the review page tests a shoe (:func:`tables.review.report`): its played rounds
     against a full shoe of its decks, flagged when a p-value falls under the threshold."""
-    played = [
-        ReviewRound(Winner(r.winner), r.player_pair, r.banker_pair, r.player_natural or r.banker_natural)
-        for r in rounds
-        if not r.voided
-    ]
+    played = [selectors.played_round(r) for r in rounds if not r.voided]
     threshold = settings.REVIEW_P_THRESHOLD if threshold is None else threshold
     return ShoeReview(frequencies(played, full_shoe_rates(shoe.decks)), threshold)
 

@@ -28,6 +28,18 @@ class Winner(enum.Enum):
         return self.label if self is Winner.TIE else f"{self.label} wins"
 
 
+@dataclass(frozen=True, slots=True, kw_only=True)
+class PlayedRound:
+    """A round as the statistics read it, once played (a voided round is none): who
+    won, the pairs and whether either hand was a natural. Named fields only: the pairs
+    come in no order anyone would remember."""
+
+    winner: Winner
+    banker_pair: bool = False
+    player_pair: bool = False
+    natural: bool = False
+
+
 @dataclass(frozen=True, slots=True)
 class RoundOutcome:
     """The result of one legal round. Build it with :meth:`of`."""

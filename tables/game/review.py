@@ -16,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from .odds import Composition, hands_counts
-from .outcome import Winner
+from .outcome import PlayedRound, Winner
 
 EVENTS = ("banker", "player", "tie", "player_pair", "banker_pair", "natural")
 
@@ -88,16 +88,6 @@ def chi_square(observed: Sequence[int], probabilities: Sequence[float]) -> ChiSq
 
 
 @dataclass(frozen=True)
-class ReviewRound:
-    """What the statistics need of a round."""
-
-    winner: Winner
-    player_pair: bool
-    banker_pair: bool
-    natural: bool
-
-
-@dataclass(frozen=True)
 class EventRow:
     event: str
     observed: int
@@ -126,7 +116,7 @@ class Frequencies:
 _WINNER_EVENTS = {Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}
 
 
-def frequencies(rounds: Sequence[ReviewRound], rates: Mapping[str, float]) -> Frequencies:
+def frequencies(rounds: Sequence[PlayedRound], rates: Mapping[str, float]) -> Frequencies:
     """Observed counts of each event against the exact expectation, each with a
     chi-square test (1 degree of freedom), and the B/P/T split tested together."""
     n = len(rounds)

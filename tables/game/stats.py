@@ -5,18 +5,10 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from .outcome import Winner
+from .outcome import PlayedRound, Winner
 
 # Seeds 000/002, 8 decks: the exact probabilities of the published return tables.
 THEORETICAL_SHARES = {Winner.BANKER: 0.458597, Winner.PLAYER: 0.446247, Winner.TIE: 0.095156}
-
-
-@dataclass(frozen=True, slots=True)
-class StatRound:
-    winner: Winner
-    banker_pair: bool
-    player_pair: bool
-    natural: bool
 
 
 @dataclass(frozen=True)
@@ -34,7 +26,7 @@ class ShoeStats:
         return count / self.rounds if self.rounds else 0.0
 
 
-def shoe_stats(rounds: Iterable[StatRound]) -> ShoeStats:
+def shoe_stats(rounds: Iterable[PlayedRound]) -> ShoeStats:
     counts = dict.fromkeys(Winner, 0)
     banker_pairs = player_pairs = naturals = 0
     running = []

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from tables.game.outcome import Winner
+from tables.game.outcome import PlayedRound, Winner
 from tables.game.review import (
-    ReviewRound,
     chi2_sf,
     chi_square,
     expected_rates,
@@ -41,7 +40,7 @@ def test_expected_rates_are_the_exact_8_deck_ones() -> None:
 
 def test_counts_right_on_expectation_pass_and_a_lopsided_shoe_is_flagged() -> None:
     assert chi_square([4586, 4462, 952], [0.4586, 0.4462, 0.0952]).p_value > 0.99
-    banker, player = ReviewRound(Winner.BANKER, False, False, False), ReviewRound(Winner.PLAYER, False, False, False)
+    banker, player = PlayedRound(winner=Winner.BANKER), PlayedRound(winner=Winner.PLAYER)
     lopsided = [banker] * 60 + [player] * 20
     result = frequencies(lopsided, RATES)
     assert result.split is not None and result.split.p_value < 0.001

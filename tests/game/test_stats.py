@@ -1,7 +1,7 @@
 import pytest
 
-from tables.game.outcome import Winner
-from tables.game.stats import StatRound, shoe_stats
+from tables.game.outcome import PlayedRound, Winner
+from tables.game.stats import shoe_stats
 
 pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
 
@@ -10,10 +10,10 @@ B, P, T = Winner.BANKER, Winner.PLAYER, Winner.TIE
 
 def test_game_stats_count_results_pairs_naturals_and_the_running_banker_minus_player() -> None:
     rounds = [
-        StatRound(B, True, False, True),
-        StatRound(B, False, False, False),
-        StatRound(T, False, True, False),
-        StatRound(P, True, True, True),
+        PlayedRound(winner=B, banker_pair=True, natural=True),
+        PlayedRound(winner=B),
+        PlayedRound(winner=T, player_pair=True),
+        PlayedRound(winner=P, banker_pair=True, player_pair=True, natural=True),
     ]
     stats = shoe_stats(rounds)
     assert (stats.rounds, stats.banker, stats.player, stats.tie) == (4, 2, 1, 1)

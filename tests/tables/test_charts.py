@@ -11,11 +11,11 @@ import pytest
 from plotly.offline import get_plotlyjs_version
 
 from tables import charts
-from tables.game.outcome import Winner
-from tables.game.stats import StatRound, shoe_stats
+from tables.game.outcome import PlayedRound, Winner
+from tables.game.stats import shoe_stats
 
 B, P, T = Winner.BANKER, Winner.PLAYER, Winner.TIE
-STATS = shoe_stats(StatRound(w, False, False, False) for w in (B, B, P, T, B))
+STATS = shoe_stats(PlayedRound(winner=w) for w in (B, B, P, T, B))
 
 
 @pytest.mark.parametrize("build", [charts.shares_figure, charts.running_figure])
@@ -91,9 +91,9 @@ def test_the_review_charts_are_valid_plotly_figures() -> None:
 
 
 def test_early_in_a_shoe_the_banker_minus_player_chart_ticks_whole_rounds_and_wins_only() -> None:
-    early = charts.running_figure(shoe_stats([StatRound(Winner.BANKER, False, False, False)] * 2))
+    early = charts.running_figure(shoe_stats([PlayedRound(winner=Winner.BANKER)] * 2))
     assert early["layout"]["xaxis"]["dtick"] == early["layout"]["yaxis"]["dtick"] == 1
-    late = charts.running_figure(shoe_stats([StatRound(Winner.BANKER, False, False, False)] * 40))
+    late = charts.running_figure(shoe_stats([PlayedRound(winner=Winner.BANKER)] * 40))
     assert "dtick" not in late["layout"]["xaxis"] and "dtick" not in late["layout"]["yaxis"]  # plotly's steps: 10, 20…
 
 
@@ -135,7 +135,7 @@ def test_every_chart_draws_only_traces_the_basic_bundle_has() -> None:
 def test_the_charts_words_come_from_gettext_in_the_language_they_are_built_in() -> None:
     from django.utils import translation
 
-    stats = shoe_stats([StatRound(Winner.BANKER, False, False, False), StatRound(Winner.PLAYER, False, False, False)])
+    stats = shoe_stats([PlayedRound(winner=Winner.BANKER), PlayedRound(winner=Winner.PLAYER)])
     with translation.override("en"):
         shares, running = charts.shares_figure(stats), charts.running_figure(stats)
         odds = charts.odds_figure([(0, {"banker": -0.0106})], [("banker", "Banker")])
