@@ -3,18 +3,23 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from typing import Any
 
 import pytest
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.core.cache import cache
 from django.test import Client
 
 from tables import fragments, live, services
 from tables.background import runner as background
+from tables.live import Scheduler
 from tables.models import Table
+from tests.pushes import Listener, Recorder
 
 
 @dataclass
@@ -89,6 +94,31 @@ def fresh_cache() -> None:
     """Each test starts with no cached state (which states were pushed, cached fragments)."""
     cache.clear()
     fragments.recent_live.clear()
+
+
+@pytest.fixture
+def pushes() -> Recorder:
+    """The pushes the test's changes make, recorded by the scheduler's sender: no
+    channel layer, nothing to wait for."""
+    recorder = Recorder()
+    live.install(Scheduler(runner=background.runner(), interval=settings.PUSH_INTERVAL, sender=recorder))
+    return recorder
+
+
+@pytest.fixture
+def listen() -> Iterator[Callable[[str], Listener]]:
+    """Channels in groups of the real channel layer (Redis in the scaled pass), for the
+    tests of delivery itself."""
+    async_to_sync(get_channel_layer().flush)()
+    listeners: list[Listener] = []
+
+    def make(group: str) -> Listener:
+        listeners.append(Listener(group))
+        return listeners[-1]
+
+    yield make
+    for listener in listeners:
+        listener.close()
 
 
 @pytest.fixture(autouse=True)

@@ -9,9 +9,9 @@ from channels.testing import WebsocketCommunicator
 from config.asgi import application
 from tables import services
 from tables.models import Table
+from tests.rounds import SEED
 
 ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]  # a page of this site
-SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
 
 async def connected(path: str) -> WebsocketCommunicator:

@@ -21,12 +21,13 @@ from typing import Any
 import pytest
 from websockets.sync.client import ClientConnection, connect
 
+from tests.rounds import SEED
+
 from . import servers
 
 pytestmark = pytest.mark.backend_free  # starts the servers it needs itself, whatever the run's backend
 
 ROOT = Path(__file__).resolve().parents[1]
-PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 WORKER = (
     sys.executable,
     "-m",
@@ -172,7 +173,7 @@ def test_a_page_on_server_a_sees_a_round_posted_to_server_b_and_the_odds_the_wor
     post(stack["b"], "shoes", stack["token"])
     with websocket(stack["a"], "/ws/tables/baccarat-1/") as page, websocket(stack["a"], "/ws/lobby/") as lobby:
         time.sleep(0.3)  # both have joined their groups
-        round_id = post(stack["b"], "rounds", stack["token"], PLAYER_WIN)["round"]["id"]
+        round_id = post(stack["b"], "rounds", stack["token"], SEED)["round"]["id"]
         pushed = wait_for(page, 'id="history"', round_id, timeout=5)
         assert 'id="table-baccarat-1"' in wait_for(lobby, "<dt>Round</dt><dd>1</dd>", timeout=5)
         # The odds the Celery worker stored: pushed by its process, or already in the

@@ -8,7 +8,9 @@ a table's pages show, and :func:`odds_changed` once a round's odds are stored. I
 - :mod:`.push`: rendering the fragments once and sending them to the groups.
 - :mod:`.fanout`: the pages this process serves, and the one channel that brings
   them what is pushed to their groups.
-- :mod:`.presence`: which groups have a page open somewhere.
+- :mod:`.ledger`: the push protocol's shared state, with one owner: which groups have
+  a page open somewhere, which process pushes a table when, what each table's pages
+  were pushed last.
 - :mod:`.consumers`, :mod:`.routing`: the websockets of table pages and the lobby.
 - :mod:`.lifespan`: the ASGI server's start and stop.
 """
@@ -17,7 +19,6 @@ from __future__ import annotations
 
 from django.conf import settings
 
-from . import presence
 from .groups import PUSH, languages, lobby_group, push_message, table_group
 from .scheduler import Scheduler, install, scheduler
 
@@ -40,7 +41,7 @@ def odds_changed(table_id: int) -> None:
 def lobby_languages() -> list[str]:
     """The languages the lobby's cards are kept rendered in: the default, and every other
     one a lobby page shows now (a wall in Chinese finds its cards ready after a deploy)."""
-    watched = presence.watched(*(lobby_group(language) for language in languages()))
+    watched = scheduler().ledger.watched(*(lobby_group(language) for language in languages()))
     return [
         language for language in languages() if language == settings.LANGUAGE_CODE or watched[lobby_group(language)]
     ]

@@ -6,7 +6,7 @@ each of those pages (:meth:`Fanout.deliver`). A page costs the process a place i
 not a channel of its own: with Redis, a channel is a subscription, a queue and a task
 waiting on it, about 9 KiB for every open page.
 
-The groups with a page open here are also marked in the shared cache (:mod:`.presence`),
+The groups with a page open here are also marked in the shared cache (the push ledger's presence, :mod:`.ledger`),
 so a change that no page of any process shows renders nothing.
 """
 
@@ -18,7 +18,7 @@ from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer, get_channel_layer
 
-from . import presence
+from .ledger import PushLedger
 
 log = logging.getLogger(__name__)
 
@@ -36,7 +36,8 @@ class Fanout:
     Bound to the event loop of the first page that joins (a server has one); the
     listener runs there until the process ends."""
 
-    def __init__(self) -> None:
+    def __init__(self, ledger: PushLedger) -> None:
+        self.ledger = ledger  # where the groups with a page here are marked watched
         self._pages: dict[str, set[Page]] = {}
         self._joined: set[str] = set()  # groups this process's channel is in
         self._channel = ""
@@ -52,7 +53,7 @@ class Fanout:
             if group not in self._joined:
                 await self._group_add(group)
                 self._joined.add(group)
-                await presence.amark([group])  # its first page here (later ones: :meth:`renew`)
+                await self.ledger.amark([group])  # its first page here (later ones: :meth:`renew`)
             self._pages.setdefault(group, set()).add(page)
 
     async def leave(self, group: str, page: Page) -> None:
@@ -92,7 +93,7 @@ class Fanout:
 
     def renew(self) -> None:
         """Mark again every group with a page open here (from a thread: it reads the cache)."""
-        presence.mark(self.groups())
+        self.ledger.mark(self.groups())
 
     async def rejoin(self) -> None:
         """Join each group again: the in-memory channel layer ends a membership after a day."""

@@ -16,7 +16,7 @@ from typing import Any
 
 from asgiref.sync import sync_to_async
 
-from .presence import RENEW_SECONDS
+from .ledger import RENEW_SECONDS
 from .scheduler import scheduler
 
 log = logging.getLogger(__name__)
@@ -28,7 +28,7 @@ Background = Callable[[], Coroutine[Any, Any, None]]
 
 
 async def renew_presence() -> None:
-    """Keep this server's open pages marked as watched (:mod:`.presence`), and its
+    """Keep this server's open pages marked as watched (:mod:`.ledger`), and its
     channel in their groups."""
     while True:
         await asyncio.sleep(RENEW_SECONDS)

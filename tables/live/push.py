@@ -9,38 +9,37 @@ and dropped: the database is the truth and a page that reconnects resyncs.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import os
 import threading
-from typing import Any
+from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
-from django.core.cache import cache
 from django.utils import translation
 
 from .. import fragments, selectors
 from ..models import Shoe, Table
 from ..page_version import PageVersion
-from . import presence
 from .groups import languages, lobby_group, push_message, table_group
+from .ledger import PushLedger
 
 log = logging.getLogger(__name__)
 
 SEND_SECONDS = 10  # a send that takes longer is dropped (pages resync)
-PUSHED_SECONDS = 3600  # the state a table's pages were last pushed, for the next push's delta
 
 
-def _pushed_key(table_id: int, language: str) -> str:
-    return f"pushed-version:{table_id}:{language}"
-
-
-def watched_groups(slug: str) -> dict[str, bool]:
+def watched_groups(slug: str, ledger: PushLedger) -> dict[str, bool]:
     """Whether some page shows each of the table's groups and the lobby's, in every
     language (one look at the cache)."""
     groups = [g for language in languages() for g in (table_group(slug, language), lobby_group(language))]
-    return presence.watched(*groups)
+    return ledger.watched(*groups)
+
+
+class Sends(Protocol):
+    """What a push is handed to: the channel layer (:class:`Sender`), or a test's record."""
+
+    def send(self, group: str, message: dict[str, Any]) -> None: ...
 
 
 class Sender:
@@ -76,10 +75,15 @@ class Sender:
 
 
 def publish_table(
-    table_id: int, *, sender: Sender, coalesce: bool = False, watched: dict[str, bool] | None = None
+    table_id: int,
+    *,
+    sender: Sends,
+    ledger: PushLedger,
+    coalesce: bool = False,
+    watched: dict[str, bool] | None = None,
 ) -> None:
     """Push the table's live fragments and its lobby card, each only if some page shows
-    it (:mod:`.presence`, or ``watched``, the caller's fresh look); never raises.
+    it (the ``ledger``'s presence, or ``watched``, the caller's fresh look); never raises.
     With ``coalesce``, skip a state some process has already pushed (or is pushing): a
     worker that fell behind renders the latest state once, not every round it missed,
     and two processes that both saw a change render it once between them."""
@@ -87,77 +91,50 @@ def publish_table(
     try:
         table = Table.objects.get(pk=table_id)
         if watched is None or table_group(table.slug) not in watched:  # not looked yet, or the slug changed since
-            watched = watched_groups(table.slug)
+            watched = watched_groups(table.slug, ledger)
         if not any(watched.values()):
             return  # no page shows this table: nothing to render
         shoe = selectors.shoe_find(table=table, which="current")
         version = selectors.table_version(shoe)
         if coalesce:
-            claim = f"pushed:{table_id}:{version}"
-            if not cache.add(claim, True, timeout=3600):
+            claim = ledger.claim(table_id, version)
+            if claim is None:
                 return
         for language in languages():
             group, lobby = table_group(table.slug, language), lobby_group(language)
             if watched[group] or watched[lobby]:
                 with translation.override(language):
                     if watched[group]:
-                        sender.send(group, push_message(group, _table_push(table, shoe, version)))
+                        sender.send(group, push_message(group, _table_push(table, shoe, version, ledger)))
                     if watched[lobby]:
                         sender.send(lobby, push_message(lobby, fragments.lobby_card_html(table)))
         # One call to the cache for every language no table page shows.
-        forget_pushed(
+        ledger.forget(
             table_id, [language for language in languages() if not watched[table_group(table.slug, language)]]
         )
     except Exception:
         log.warning("live push for table %s failed", table_id, exc_info=True)
         if claim:
-            with contextlib.suppress(Exception):
-                cache.delete(claim)  # let a later push of this state try again
+            ledger.release(claim)
 
 
-# The (table, language) pairs whose last pushed state this process has forgotten and not
-# pushed since: forgetting them again costs a call to the cache on every round of a table
-# whose pages are all in other languages. Another process may have pushed one since; then
-# its key stays, and a page of that language that opens meanwhile asks for the whole
-# state once more (it resyncs on its own anyway).
-_forgotten: set[tuple[int, str]] = set()
-
-
-def forget_pushed(table_id: int, in_languages: list[str] | None = None) -> None:
-    """No page shows the table (in these languages; all, by default): the next push goes
-    whole, to pages that open meanwhile (they resync on their own, but a delta from a
-    state they never had would make them ask again)."""
-    wanted = languages() if in_languages is None else in_languages
-    fresh = [language for language in wanted if (table_id, language) not in _forgotten]
-    if not fresh:
-        return
-    with contextlib.suppress(Exception):
-        cache.delete_many([_pushed_key(table_id, language) for language in fresh])
-        _forgotten.update((table_id, language) for language in fresh)
-
-
-def _table_push(table: Table, shoe: Shoe | None, version: PageVersion) -> str:
+def _table_push(table: Table, shoe: Shoe | None, version: PageVersion, ledger: PushLedger) -> str:
     """What the table's pages get: only what changed since the state pushed last, which
     they show (or the whole live part; with the cache down, always the whole part)."""
     language = translation.get_language()
-    since, key = None, _pushed_key(table.pk, language)
-    with contextlib.suppress(Exception):
-        since = PageVersion.parse(cache.get(key))
-    html = fragments.table_push_html(table, shoe, version, since=since)
-    with contextlib.suppress(Exception):
-        cache.set(key, str(version), timeout=PUSHED_SECONDS)
-        _forgotten.discard((table.pk, language))
+    html = fragments.table_push_html(table, shoe, version, since=ledger.last_pushed(table.pk, language))
+    ledger.pushed(table.pk, language, version)
     return html
 
 
-def publish_odds(table_id: int, *, sender: Sender) -> None:
+def publish_odds(table_id: int, *, sender: Sends, ledger: PushLedger) -> None:
     """Push the table's odds panel (with the game info, which carries the page's
     version for resync) once the odds of a round are stored, if a page shows the table;
     never raises."""
     try:
         table = Table.objects.get(pk=table_id)
         groups = {language: table_group(table.slug, language) for language in languages()}
-        watched = presence.watched(*groups.values())
+        watched = ledger.watched(*groups.values())
         for language, group in groups.items():
             if watched[group]:
                 with translation.override(language):

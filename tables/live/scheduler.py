@@ -1,7 +1,8 @@
 """When a table's change is pushed: at most once per ``PUSH_INTERVAL``, and only when
 some page shows it. One :class:`Scheduler` per process holds everything this takes:
-the clock, the job runner, the pages this process serves, the sender, and which tables
-wait for a push. Tests make their own with a clock they move and a runner they drive.
+the clock, the job runner, the pages this process serves, the sender, the push
+ledger (the protocol's shared state) and which tables wait for a push. Tests make their
+own with a clock they move, a runner they drive and a sender that records.
 """
 
 from __future__ import annotations
@@ -14,13 +15,15 @@ from collections.abc import Callable
 from typing import Any
 
 from django.conf import settings
-from django.core.cache import cache
 
 from ..background import runner as background
 from ..background.runner import Runner
 from . import push
 from .clock import Clock, SystemClock
 from .fanout import Fanout
+from .groups import languages
+from .ledger import PushLedger
+from .push import Sends
 
 
 class Scheduler:
@@ -32,10 +35,19 @@ class Scheduler:
     waits out the interval too, and looks again then, so a page that opened meanwhile
     still gets it."""
 
-    def __init__(self, *, runner: Runner, clock: Clock | None = None, interval: float = 0) -> None:
+    def __init__(
+        self,
+        *,
+        runner: Runner,
+        clock: Clock | None = None,
+        interval: float = 0,
+        sender: Sends | None = None,
+        ledger: PushLedger | None = None,
+    ) -> None:
         self.runner, self.clock, self.interval = runner, clock or SystemClock(), interval
-        self.pages = Fanout()
-        self.sender = push.Sender()
+        self.ledger = ledger or PushLedger()
+        self.pages = Fanout(self.ledger)
+        self.sender: Sends = sender or push.Sender()
         self._queued: set[int] = set()  # tables with a push waiting in this process
         self._last_look: dict[int, float] = {}  # table -> when this process last looked to push it
         self._slugs: dict[int, str] = {}  # table -> its slug as of its last change: its group's name
@@ -47,7 +59,8 @@ class Scheduler:
 
     def serve_on(self, loop: asyncio.AbstractEventLoop | None) -> None:
         """Send pushes through this ASGI server's event loop (``None``: it stopped)."""
-        self.sender.server_loop = loop
+        if isinstance(self.sender, push.Sender):  # a test's recording sender has no loop
+            self.sender.server_loop = loop
 
     def table_changed(self, table_id: int, slug: str) -> None:
         """After a commit that changed what a table's pages show: push it from this
@@ -62,21 +75,21 @@ class Scheduler:
 
     def odds_changed(self, table_id: int) -> None:
         """A round's odds are stored (in a background job already): push them now."""
-        push.publish_odds(table_id, sender=self.sender)
+        push.publish_odds(table_id, sender=self.sender, ledger=self.ledger)
 
     def publish_table(self, table_id: int, *, coalesce: bool = False, watched: dict[str, bool] | None = None) -> None:
-        push.publish_table(table_id, sender=self.sender, coalesce=coalesce, watched=watched)
+        push.publish_table(table_id, sender=self.sender, ledger=self.ledger, coalesce=coalesce, watched=watched)
 
     def _publish_queued(self, table_id: int) -> None:
-        watched = push.watched_groups(self._slugs[table_id])
+        watched = push.watched_groups(self._slugs[table_id], self.ledger)
         if not any(watched.values()):
             self._done(table_id)  # no page to push to: a page that opens resyncs
-            push.forget_pushed(table_id)
+            self.ledger.forget(table_id, languages())
             return
         if self.interval > 0:
             now = self.clock.time()
             bucket = int(now // self.interval)
-            if not self._take_slot(table_id, bucket):
+            if not self.ledger.take_slot(table_id, bucket, self.interval):
                 # Another process pushed this table in this interval: push what it could
                 # not have shown in the next one (the table stays queued here till then).
                 self._later((bucket + 1) * self.interval - now, self._publish_queued, table_id)
@@ -88,14 +101,6 @@ class Scheduler:
         with self._lock:
             self._queued.discard(table_id)
             self._last_look[table_id] = self.clock.monotonic()
-
-    def _take_slot(self, table_id: int, bucket: int) -> bool:
-        """The table's one push of this interval, for all processes sharing the cache. With
-        the cache down, push anyway: the pages would rather have two pushes than none."""
-        try:
-            return bool(cache.add(f"push-slot:{table_id}:{bucket}", True, timeout=math.ceil(self.interval) + 1))
-        except Exception:
-            return True
 
     def _later(self, delay: float, job: Callable[..., object], *args: Any) -> None:
         try:

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .conftest import LiveServer
+from tests.rounds import SEED
 
-PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+from .conftest import LiveServer
 
 
 def test_every_page_sends_a_policy_that_allows_only_this_site_and_no_inline_script(
@@ -24,11 +24,11 @@ def test_every_page_sends_a_policy_that_allows_only_this_site_and_no_inline_scri
 def test_the_live_pages_draw_their_charts_and_update_under_the_policy(server: LiveServer, page: Any) -> None:
     server.table("csp-2", "CSP 2")
     server.post("csp-2", "shoes")
-    server.post("csp-2", "rounds", PLAYER_WIN)
+    server.post("csp-2", "rounds", SEED)
     page.goto(server.url + "/tables/csp-2/")
     page.wait_for_selector("#connection.connection-live")  # the websocket is allowed
     page.wait_for_selector("[data-chart] .main-svg", state="attached")  # plotly drew
-    round_id = server.post("csp-2", "rounds", PLAYER_WIN)["round"]["id"]
+    round_id = server.post("csp-2", "rounds", SEED)["round"]["id"]
     page.wait_for_selector(f"#history >> text={round_id}", timeout=3000)
 
     server.post("csp-2", "shoes")  # a second shoe: the history offers a shoe picker
@@ -55,7 +55,7 @@ def test_admin_the_review_charts_and_the_api_docs_work_under_the_policy(server: 
     )
     server.table("csp-3", "CSP 3")
     server.post("csp-3", "shoes")
-    server.post("csp-3", "rounds", PLAYER_WIN)
+    server.post("csp-3", "rounds", SEED)
     page.goto(server.url + "/admin/login/?next=/review/")
     page.fill("#id_username", "csp")
     page.fill("#id_password", "csp-pass-1")

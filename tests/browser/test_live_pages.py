@@ -6,11 +6,11 @@ import json
 from typing import Any
 
 from tests.road_marks import marks
+from tests.rounds import SEED
 
 from .conftest import LiveServer
 
 BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
-PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 LIVE = "#connection.connection-live"
 LIVE_OR_HIDDEN = "#connection"
 
@@ -36,7 +36,7 @@ def test_the_table_page_shows_posted_rounds_without_reload(server: LiveServer, p
     page.wait_for_selector(LIVE)
     page.evaluate("window.notReloaded = true")
 
-    first = server.post("baccarat-1", "rounds", PLAYER_WIN)["round"]
+    first = server.post("baccarat-1", "rounds", SEED)["round"]
     page.wait_for_selector(f"#history >> text={first['id']}", timeout=2000)
     server.post("baccarat-1", "rounds", BANKER_NATURAL)
     page.wait_for_selector("#roads svg.road-big_road path.mk-ring-B", state="attached", timeout=2000)
@@ -53,7 +53,7 @@ def test_the_table_page_shows_posted_rounds_without_reload(server: LiveServer, p
 def test_the_ask_buttons_preview_the_next_marks(server: LiveServer, page: Any) -> None:
     server.table("baccarat-2", "Baccarat 2")
     server.post("baccarat-2", "shoes")
-    for cards in (PLAYER_WIN, PLAYER_WIN, BANKER_NATURAL):  # P P B: a next P would mark Big Eye
+    for cards in (SEED, SEED, BANKER_NATURAL):  # P P B: a next P would mark Big Eye
         server.post("baccarat-2", "rounds", cards)
     page.goto(server.url + "/tables/baccarat-2/")
     ask = "svg.road-big_eye_road .ask-P"
@@ -74,7 +74,7 @@ def test_the_lobby_updates_a_tables_card_live(server: LiveServer, page: Any) -> 
     page.wait_for_selector(LIVE)
     card = "#table-baccarat-3"
     assert page.locator(f"{card} path").count() == 0
-    server.post("baccarat-3", "rounds", PLAYER_WIN)
+    server.post("baccarat-3", "rounds", SEED)
     page.wait_for_selector(f"{card} svg.road-bead_plate path.mk-bead-P", state="attached", timeout=2000)
     assert road_marks(page, f"{card} svg.road-big_road", "ring-P") == [(0, 0)]
 
@@ -88,7 +88,7 @@ def test_a_page_that_reconnects_resyncs_the_rounds_it_missed(server: LiveServer,
     server.stop()  # the server goes away; the page says so and keeps retrying
     page.wait_for_selector("#connection.connection-offline", timeout=5000)
     server.start()
-    rounds = [server.post("baccarat-4", "rounds", cards)["round"]["id"] for cards in (PLAYER_WIN, BANKER_NATURAL)]
+    rounds = [server.post("baccarat-4", "rounds", cards)["round"]["id"] for cards in (SEED, BANKER_NATURAL)]
 
     page.wait_for_selector(LIVE, timeout=15000)
     for round_id in rounds:
@@ -98,7 +98,7 @@ def test_a_page_that_reconnects_resyncs_the_rounds_it_missed(server: LiveServer,
 def test_the_game_stats_charts_draw_and_follow_posted_rounds(server: LiveServer, page: Any) -> None:
     server.table("baccarat-5", "Baccarat 5")
     server.post("baccarat-5", "shoes")
-    server.post("baccarat-5", "rounds", PLAYER_WIN)
+    server.post("baccarat-5", "rounds", SEED)
     page.goto(server.url + "/tables/baccarat-5/")
     page.wait_for_selector(LIVE)
     page.wait_for_selector("[data-chart=chart-running] .main-svg")  # plotly.js drew it
@@ -119,7 +119,7 @@ def test_the_shoe_odds_panel_and_chart_follow_posted_rounds(server: LiveServer, 
     points = "document.querySelector('[data-chart=chart-odds]').data[0].y.length"
     assert page.evaluate(points) == 1  # the full shoe
 
-    server.post("baccarat-7", "rounds", PLAYER_WIN)  # computed on the server's worker thread
+    server.post("baccarat-7", "rounds", SEED)  # computed on the server's worker thread
     page.wait_for_selector("#odds >> text=after round 1", timeout=2000)
     assert "410 cards left" in text(page, "#odds")
     page.wait_for_function(f"() => {points} === 2", timeout=2000)
@@ -130,7 +130,7 @@ def test_the_shoe_odds_panel_and_chart_follow_posted_rounds(server: LiveServer, 
 def test_a_push_older_than_what_the_page_shows_is_dropped(server: LiveServer, page: Any) -> None:
     server.table("baccarat-8", "Baccarat 8")
     server.post("baccarat-8", "shoes")
-    server.post("baccarat-8", "rounds", PLAYER_WIN)
+    server.post("baccarat-8", "rounds", SEED)
     page.goto(server.url + "/tables/baccarat-8/")
     page.wait_for_selector(LIVE)
     shown = page.get_attribute("#game-info", "data-version")

@@ -6,10 +6,10 @@ from __future__ import annotations
 from typing import Any
 
 from tests.road_marks import marks
+from tests.rounds import SEED
 
 from .conftest import SCREENS, LiveServer, page_width, screenshot, sized_page
 
-PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
 # The marked cell lies within its road's box: in view, not scrolled away.
 MARKED_IN_VIEW = """road => {
@@ -29,7 +29,7 @@ def test_an_anonymous_visitor_opens_a_rounds_receipt_and_sees_its_cards_and_mark
     slug = "receipt-1"
     server.table(slug, "Baccarat Receipt")
     server.post(slug, "shoes")
-    ids = [server.post(slug, "rounds", cards)["round"]["id"] for cards in (PLAYER_WIN, BANKER_NATURAL, PLAYER_WIN)]
+    ids = [server.post(slug, "rounds", cards)["round"]["id"] for cards in (SEED, BANKER_NATURAL, SEED)]
 
     with sized_page(browser, "desktop") as page:
         page.goto(f"{server.url}/tables/{slug}/")

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from tests.road_marks import marks
+from tests.rounds import SEED
 
 from .conftest import SIZES, LiveServer, screenshot, sized_page
 
-PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
 USERS = (
     "from django.contrib.auth.models import Group, Permission, User; "
@@ -46,9 +46,9 @@ def bead_marks(page: Any, kind: str) -> list[tuple[int, int]]:
 def test_a_reviewer_finds_a_round_by_its_id_and_voids_it_live(desk: LiveServer, browser: Any, page: Any) -> None:
     desk.table("desk-1", "Desk 1")
     desk.post("desk-1", "shoes")
-    desk.post("desk-1", "rounds", PLAYER_WIN)
+    desk.post("desk-1", "rounds", SEED)
     disputed = desk.post("desk-1", "rounds", BANKER_NATURAL)["round"]
-    desk.post("desk-1", "rounds", PLAYER_WIN)
+    desk.post("desk-1", "rounds", SEED)
 
     table = browser.new_context(viewport={"width": 1400, "height": 1000}).new_page()
     table.goto(desk.url + "/tables/desk-1/")
@@ -86,7 +86,7 @@ def test_a_reviewer_finds_a_round_by_its_id_and_voids_it_live(desk: LiveServer, 
 def test_staff_without_the_void_permission_get_403_and_nothing_changes(desk: LiveServer, page: Any) -> None:
     desk.table("desk-2", "Desk 2")
     desk.post("desk-2", "shoes")
-    round_ = desk.post("desk-2", "rounds", PLAYER_WIN)["round"]
+    round_ = desk.post("desk-2", "rounds", SEED)["round"]
     log_in(page, desk, "victor", "pw-victor-1")
     page.goto(desk.url + "/admin/tables/round/lookup/?round_id=" + round_["id"])
     page.wait_for_selector("#round-desk")
@@ -102,7 +102,7 @@ def test_staff_without_the_void_permission_get_403_and_nothing_changes(desk: Liv
 def test_screenshots_of_the_desk(desk: LiveServer, browser: Any) -> None:
     desk.table("desk-3", "Desk 3")
     desk.post("desk-3", "shoes")
-    hands = [PLAYER_WIN, BANKER_NATURAL] * 4  # 2H eight times: all the shoe has
+    hands = [SEED, BANKER_NATURAL] * 4  # 2H eight times: all the shoe has
     ids = [desk.post("desk-3", "rounds", hand)["round"]["id"] for hand in hands]
     widths = {}
     for size in ("desktop", "phone-390"):

@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Any
 
 from tests.road_marks import marks
+from tests.rounds import SEED
 
 from .conftest import LiveServer, page_width, screenshot, sized_page
 
-PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 BANKER_WIN = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
 TIE = {"player": ["4C", "4D"], "banker": ["3H", "5S"]}
 REVIEWER = "desk-reviewer"
@@ -44,7 +44,7 @@ def at_round(page: Any, number: int) -> None:
 def test_a_reviewer_steps_a_shoes_replay_forward_and_back(server: LiveServer, page: Any, browser: Any) -> None:
     server.table("desk-1", "Desk 1")
     server.post("desk-1", "shoes")
-    for cards in (PLAYER_WIN, BANKER_WIN, TIE, BANKER_WIN):
+    for cards in (SEED, BANKER_WIN, TIE, BANKER_WIN):
         server.post("desk-1", "rounds", cards)
     make_reviewer(server)
 

@@ -14,6 +14,7 @@ from roads.engine import Roads
 from roads.selectors import roads_after
 from tables import services
 from tests.road_marks import asks, marks
+from tests.rounds import SEED
 
 from .pictures import shoe
 
@@ -76,7 +77,6 @@ def test_a_missing_file_is_a_clear_error() -> None:
         call_command("roads", "/nonexistent/shoe.json")
 
 
-SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}  # a Player win
 BANKER = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}  # a Banker natural
 
 

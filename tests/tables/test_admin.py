@@ -12,8 +12,7 @@ from django.test import Client
 from tables import services
 from tables.models import Round
 from tests.html import find_all
-
-SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+from tests.rounds import SEED
 
 
 def recorded_round(table) -> Round:

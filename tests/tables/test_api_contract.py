@@ -12,10 +12,9 @@ import pytest
 from django.test import Client
 
 from tables.models import Round
+from tests.rounds import SEED
 
 from ..conftest import Dealer
-
-LEGAL = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 
 
 def errors(response) -> list[dict]:
@@ -38,7 +37,7 @@ def post_raw(dealer: Dealer, body: bytes, content_type: str = "application/json"
 @pytest.mark.parametrize("name", ["Bo\u0000b", "Bo\nb", "\u001b[31mBob", "Bo\u0085b", "Bo\ud800b"])
 def test_a_dealer_name_with_a_control_character_gets_422_on_every_database(open_dealer: Dealer, name: str) -> None:
     """PostgreSQL cannot store a NUL (it answered 500), SQLite stored it."""
-    response = open_dealer.round(**LEGAL, dealer=name)
+    response = open_dealer.round(**SEED, dealer=name)
     assert response.status_code == 422
     [error] = errors(response)
     assert error["field"] == "dealer"
@@ -48,7 +47,7 @@ def test_a_dealer_name_with_a_control_character_gets_422_on_every_database(open_
 
 
 def test_a_dealer_name_in_any_script_is_stored(open_dealer: Dealer) -> None:
-    assert open_dealer.round(**LEGAL, dealer="Zoë 李娜").json()["round"]["dealer"] == "Zoë 李娜"
+    assert open_dealer.round(**SEED, dealer="Zoë 李娜").json()["round"]["dealer"] == "Zoë 李娜"
 
 
 @pytest.mark.parametrize("slug", ["baccarat\u00001", "baccarat\u00a01", "x" * 41])
@@ -86,7 +85,7 @@ def test_the_probe_s_2_4_mb_hand_gets_a_small_413(open_dealer: Dealer) -> None:
 
 
 def test_many_unknown_fields_get_at_most_ten_errors_saying_how_many_more(open_dealer: Dealer) -> None:
-    body = {**LEGAL, **{f"extra{i}": i for i in range(50)}}
+    body = {**SEED, **{f"extra{i}": i for i in range(50)}}
     listed = errors(open_dealer.post("rounds", body))
     assert len(listed) == 10
     assert listed[-1] == {"field": None, "message": "and 41 more errors"}
@@ -114,25 +113,25 @@ def test_a_round_number_is_an_integer_and_nothing_that_converts_to_one(open_deal
 
 @pytest.mark.parametrize("field", ["dealer", "player"])
 def test_text_fields_are_strings_and_nothing_that_converts_to_one(open_dealer: Dealer, field: str) -> None:
-    body = {**LEGAL, field: 7 if field == "dealer" else [1, 2]}
+    body = {**SEED, field: 7 if field == "dealer" else [1, 2]}
     assert open_dealer.post("rounds", body).status_code == 422
 
 
 @pytest.mark.parametrize("content_type", ["text/plain", "application/x-www-form-urlencoded", "application/xml"])
 def test_a_body_not_sent_as_json_gets_415(open_dealer: Dealer, content_type: str) -> None:
-    response = post_raw(open_dealer, json.dumps(LEGAL).encode(), content_type)
+    response = post_raw(open_dealer, json.dumps(SEED).encode(), content_type)
     assert response.status_code == 415
     assert "application/json" in errors(response)[0]["message"]
     assert not Round.objects.exists()
 
 
 def test_a_utf_16_body_gets_a_clear_error(open_dealer: Dealer) -> None:
-    response = post_raw(open_dealer, json.dumps(LEGAL).encode("utf-16"))
+    response = post_raw(open_dealer, json.dumps(SEED).encode("utf-16"))
     assert response.status_code == 422
     assert errors(response)[0]["message"].startswith("malformed JSON: the body is not UTF-8 text")
     response = open_dealer.client.post(  # the test client encodes it in the charset named
         "/api/tables/baccarat-1/rounds",
-        data=json.dumps(LEGAL),
+        data=json.dumps(SEED),
         content_type="application/json; charset=utf-16",
         headers={"Authorization": f"Bearer {open_dealer.token}"},
     )
@@ -141,7 +140,7 @@ def test_a_utf_16_body_gets_a_clear_error(open_dealer: Dealer) -> None:
 
 
 def test_a_json_media_type_with_utf_8_is_accepted(open_dealer: Dealer) -> None:
-    response = post_raw(open_dealer, json.dumps(LEGAL).encode(), "application/json; charset=UTF-8")
+    response = post_raw(open_dealer, json.dumps(SEED).encode(), "application/json; charset=UTF-8")
     assert response.status_code == 201
 
 
@@ -167,7 +166,7 @@ def test_a_malformed_body_gets_422_in_words_for_an_integrator(open_dealer: Deale
 
 
 def test_a_body_over_django_s_own_limit_gets_json_413_not_an_html_400(open_dealer: Dealer, settings) -> None:
-    raw = json.dumps({**LEGAL, "dealer": "x" * 3_000_000}).encode()
+    raw = json.dumps({**SEED, "dealer": "x" * 3_000_000}).encode()
     response = post_raw(open_dealer, raw)
     assert response.status_code == 413
     assert errors(response)[0]["field"] == "body"

@@ -9,10 +9,9 @@ from django.db import connection
 
 from tables import services
 from tables.models import Round
+from tests.rounds import SEED
 
 from ..conftest import Dealer
-
-SEED_ROUND = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}  # P(A,3,5)=9 beats B(J,2,A)=3
 
 
 def errors(response) -> list[dict]:
@@ -20,7 +19,7 @@ def errors(response) -> list[dict]:
 
 
 def test_a_round_is_recorded_with_its_outcome_and_bets(open_dealer: Dealer) -> None:
-    response = open_dealer.round(**SEED_ROUND, round=1, dealer="Bao")
+    response = open_dealer.round(**SEED, round=1, dealer="Bao")
     assert response.status_code == 201
     body = response.json()["round"]
     assert body["shoe"] == 1 and body["number"] == 1
@@ -101,12 +100,10 @@ def test_a_new_shoe_holds_every_card_again(open_dealer: Dealer) -> None:
 
 
 def test_missing_or_wrong_token_gets_401(open_dealer: Dealer) -> None:
-    response = open_dealer.client.post(
-        "/api/tables/baccarat-1/rounds", data=SEED_ROUND, content_type="application/json"
-    )
+    response = open_dealer.client.post("/api/tables/baccarat-1/rounds", data=SEED, content_type="application/json")
     assert response.status_code == 401
     assert errors(response)[0]["field"] == "Authorization"
-    assert open_dealer.post("rounds", SEED_ROUND, token="not-the-token").status_code == 401
+    assert open_dealer.post("rounds", SEED, token="not-the-token").status_code == 401
     assert not Round.objects.exists()
 
 
@@ -115,7 +112,7 @@ def test_a_token_of_table_a_never_posts_to_table_b(open_dealer: Dealer) -> None:
     services.shoe_start(table=table_b)
     response = open_dealer.client.post(
         "/api/tables/baccarat-2/rounds",
-        data=SEED_ROUND,
+        data=SEED,
         content_type="application/json",
         headers={"Authorization": f"Bearer {open_dealer.token}"},
     )
@@ -125,7 +122,7 @@ def test_a_token_of_table_a_never_posts_to_table_b(open_dealer: Dealer) -> None:
 
 def test_an_unknown_table_gets_404(open_dealer: Dealer) -> None:
     response = open_dealer.client.post(
-        "/api/tables/nowhere/rounds", data=SEED_ROUND, content_type="application/json",
+        "/api/tables/nowhere/rounds", data=SEED, content_type="application/json",
         headers={"Authorization": f"Bearer {open_dealer.token}"},
     )  # fmt: skip
     assert response.status_code == 404
@@ -133,19 +130,19 @@ def test_an_unknown_table_gets_404(open_dealer: Dealer) -> None:
 
 
 def test_no_open_shoe_gets_409(dealer: Dealer) -> None:
-    response = dealer.round(**SEED_ROUND)
+    response = dealer.round(**SEED)
     assert response.status_code == 409
     assert "no open shoe" in errors(response)[0]["message"]
 
 
 def test_a_round_number_that_is_not_the_next_gets_409(open_dealer: Dealer) -> None:
-    response = open_dealer.round(**SEED_ROUND, round=2)
+    response = open_dealer.round(**SEED, round=2)
     assert response.status_code == 409
     assert errors(response) == [{"field": "round", "message": "round 2 is not the next round of shoe 1: expected 1"}]
 
 
 def test_replaying_a_round_with_identical_cards_returns_200_and_the_same_body(open_dealer: Dealer) -> None:
-    first = open_dealer.round(**SEED_ROUND, round=1)
+    first = open_dealer.round(**SEED, round=1)
     again = open_dealer.round(player=["ah", "3s", "5d"], banker=["JC", "2H", "AD"], round=1)
     assert (first.status_code, again.status_code) == (201, 200)
     assert again.json() == first.json()
@@ -153,7 +150,7 @@ def test_replaying_a_round_with_identical_cards_returns_200_and_the_same_body(op
 
 
 def test_replaying_a_round_number_with_other_cards_gets_409(open_dealer: Dealer) -> None:
-    open_dealer.round(**SEED_ROUND, round=1)
+    open_dealer.round(**SEED, round=1)
     response = open_dealer.round(["9H", "KS"], ["2C", "4C"], round=1)
     assert response.status_code == 409
     assert "already recorded with other cards" in errors(response)[0]["message"]
@@ -173,7 +170,7 @@ def test_two_concurrent_posts_of_the_same_round_store_exactly_one(baccarat_1) ->
         try:
             barrier.wait()
             response = Client().post(
-                "/api/tables/baccarat-1/rounds", data={**SEED_ROUND, "round": 1}, content_type="application/json",
+                "/api/tables/baccarat-1/rounds", data={**SEED, "round": 1}, content_type="application/json",
                 headers={"Authorization": f"Bearer {token}"},
             )  # fmt: skip
             statuses.append(response.status_code)
@@ -190,7 +187,7 @@ def test_two_concurrent_posts_of_the_same_round_store_exactly_one(baccarat_1) ->
 
 
 def test_rounds_are_listed_publicly_for_the_current_or_a_numbered_shoe(open_dealer: Dealer) -> None:
-    open_dealer.round(**SEED_ROUND)
+    open_dealer.round(**SEED)
     open_dealer.start_shoe()
     open_dealer.round(["9H", "KS"], ["2C", "4C"])
     client = open_dealer.client
@@ -225,7 +222,7 @@ def test_with_the_database_down_the_dealer_gets_503_saying_to_retry(open_dealer:
         raise OperationalError("connection refused")
 
     monkeypatch.setattr(services, "round_record", database_down)
-    response = open_dealer.round(**SEED_ROUND, round=1)
+    response = open_dealer.round(**SEED, round=1)
     assert response.status_code == 503 and response["Retry-After"] == "2"
     assert errors(response) == [
         {"field": None, "message": "the database is unavailable: nothing was recorded, retry shortly"}

@@ -7,6 +7,7 @@ import pytest
 
 from tables import auth_failures
 from tables.models import Round, Shoe
+from tests.rounds import SEED
 
 from ..conftest import Dealer
 
@@ -60,7 +61,7 @@ def test_the_right_token_is_never_slowed_even_from_a_throttled_address(dealer: D
         dealer.client.post("/api/tables/baccarat-1/shoes", headers=headers, REMOTE_ADDR="203.0.113.7").status_code
         == 201
     )
-    body = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+    body = SEED
     response = dealer.client.post(
         "/api/tables/baccarat-1/rounds",
         body,

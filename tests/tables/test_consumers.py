@@ -18,7 +18,8 @@ from config.asgi import application
 from tables import live, selectors, services
 from tables.live import table_group
 from tables.models import Table
-from tests.sockets import ORIGIN, SEED, connected, record, table_with_shoe
+from tests.rounds import SEED
+from tests.sockets import ORIGIN, connected, record, table_with_shoe
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
 

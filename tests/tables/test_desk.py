@@ -18,8 +18,6 @@ from tables.game.bets import BetType
 from tables.models import AppendOnlyError, Round, RoundAudit, Table
 from tables.simulator import TableDealer
 
-SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
-
 
 def dealt_rounds(table: Table, count: int) -> list[Round]:
     dealer = TableDealer(table.pk, random.Random(19))

@@ -8,8 +8,8 @@ from django.test import Client
 
 from tables import fragments, selectors, services
 from tests.road_marks import marks
+from tests.rounds import SEED
 
-SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}  # Player 9 - 3
 BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
 
 

@@ -16,8 +16,8 @@ from tables.game.bets import BetType
 from tables.game.cards import Card
 from tables.game.odds import Composition, shoe_odds
 from tables.models import Round
+from tests.rounds import SEED
 
-SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 SECOND = {"player": ["7H", "KS"], "banker": ["2C", "3D", "7S"]}
 
 

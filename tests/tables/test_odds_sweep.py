@@ -19,8 +19,8 @@ from tables.background import odds, tasks
 from tables.background.sweeps import odds_sweep_forever
 from tables.live import table_group
 from tables.models import Round
-
-from .test_services import SEED, listen  # noqa: F401 (a fixture)
+from tests.pushes import Recorder, page_opens
+from tests.rounds import SEED
 
 OTHER = {"player": ["9H", "KS"], "banker": ["2C", "4C"]}
 
@@ -33,16 +33,16 @@ def rounds_whose_jobs_were_lost(table, count: int) -> list[Round]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_rounds_without_odds_get_them_and_their_table_pages_are_pushed(baccarat_1, listen) -> None:  # noqa: F811
+def test_rounds_without_odds_get_them_and_their_table_pages_are_pushed(baccarat_1, pushes: Recorder) -> None:
     table, _ = baccarat_1
     other, _ = services.table_create(slug="baccarat-2", name="Baccarat 2")
     rounds_whose_jobs_were_lost(table, 3)
     rounds_whose_jobs_were_lost(other, 2)
-    page = listen(table_group(table.slug))
+    page_opens(table_group(table.slug))
     assert odds.rounds_without_odds_compute() == 5
     assert not Round.objects.filter(odds__isnull=True).exists()
-    [pushed] = page.pending()
-    assert 'id="odds"' in pushed["html"] and "after round 3" in pushed["html"]
+    [pushed] = pushes.to(table_group(table.slug))
+    assert 'id="odds"' in pushed and "after round 3" in pushed
     assert odds.rounds_without_odds_compute() == 0  # nothing left: a second sweep is harmless
 
 

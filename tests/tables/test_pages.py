@@ -12,11 +12,12 @@ from django.test.utils import CaptureQueriesContext
 from roads.patterns import PATTERNS
 from tables import fragments, selectors, services
 from tables.background import tasks
-from tables.live import consumers, lobby_group, presence
+from tables.live import consumers, lobby_group
 from tables.models import Table
+from tests.pushes import page_opens
 from tests.road_marks import marks
+from tests.rounds import SEED
 
-SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
 PLAYER_WIN = SEED
 BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
 
@@ -205,7 +206,7 @@ def test_beat_keeps_the_lobby_cards_in_each_language_a_lobby_page_shows(client: 
     table, _ = baccarat_1
     services.shoe_start(table=table)
     services.round_record(table=table, **SEED)
-    presence.mark([lobby_group("zh-hant")])  # a lobby wall in Traditional Chinese is open
+    page_opens(lobby_group("zh-hant"))  # a lobby wall in Traditional Chinese is open
     with mock.patch("tables.selectors.lobby_sources", wraps=selectors.lobby_sources) as reads:
         tasks.lobby_cards_render()
     assert reads.call_count == 1, "the tables are read once for every language"

@@ -22,8 +22,8 @@ from tables.game.shoe import CutCardRule, DealingShoe
 from tables.models import Round, Table
 from tables.page_version import PageVersion
 from tests.road_marks import marks
+from tests.rounds import SEED
 
-SEED = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}  # Player 9-3
 BANKER = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}  # Banker natural 9-5
 TIE = {"player": ["2C", "5C"], "banker": ["3D", "4D"]}  # 7-7
 

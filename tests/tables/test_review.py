@@ -16,8 +16,7 @@ from django.utils import timezone
 from tables import services
 from tables.background import tasks
 from tables.models import Round, Table
-
-PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}
+from tests.rounds import SEED
 
 
 def banker_naturals(n: int) -> list[dict[str, list[str]]]:
@@ -52,7 +51,7 @@ def test_a_shoe_of_twenty_banker_wins_in_a_row_is_flagged_and_a_usual_one_is_not
     for cards in banker_naturals(20):
         services.round_record(table=table, **cards)
     services.shoe_start(table=table)
-    for cards in [*banker_naturals(3), PLAYER_WIN, PLAYER_WIN]:
+    for cards in [*banker_naturals(3), SEED, SEED]:
         services.round_record(table=table, **cards)
     page = body(reviewer.get("/review/", {"table": "baccarat-1"}))
     assert "25 rounds" in page and "1 flagged (p below 0.01)" in page
@@ -97,7 +96,7 @@ def test_an_end_before_the_start_is_a_form_error_and_a_400_for_exports(reviewer:
 def test_rounds_export_as_csv_with_voided_rounds_marked(reviewer: Client, baccarat_1, staff_reviewer) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
-    first = services.round_record(table=table, **PLAYER_WIN).round
+    first = services.round_record(table=table, **SEED).round
     services.round_record(table=table, **banker_naturals(1)[0])
     services.round_void(round_=first, reason="card misread", user=staff_reviewer)
     response = reviewer.get("/review/rounds.csv", {"table": "baccarat-1"})
@@ -114,7 +113,7 @@ def test_text_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(reviewer:
     """The probe's dealer name came out verbatim in the CSV (OWASP: CSV injection)."""
     table, _ = baccarat_1
     services.shoe_start(table=table)
-    round_ = services.round_record(table=table, **PLAYER_WIN, dealer="Anna").round
+    round_ = services.round_record(table=table, **SEED, dealer="Anna").round
     Table.objects.filter(pk=table.pk).update(dealer_name=text)
     Round.objects.filter(pk=round_.pk).update(dealer_name=text, voided=True, void_reason=text)
     [row] = csv.DictReader(io.StringIO(body(reviewer.get("/review/rounds.csv"))))
@@ -132,7 +131,7 @@ def test_the_periodic_review_computes_the_whole_history_ahead_and_compute_now_re
     for cards in banker_naturals(4):
         services.round_record(table=table, **cards)
     tasks.review_reports_refresh()  # beat's periodic task
-    services.round_record(table=table, **PLAYER_WIN)
+    services.round_record(table=table, **SEED)
     for query in ({}, {"table": "baccarat-1"}):
         kept = body(reviewer.get("/review/", query))
         assert "4 rounds" in kept and 'id="computed-at"' in kept and "fresh=1" in kept

@@ -11,8 +11,8 @@ from django.test import Client
 from tables import services
 from tables.models import Shoe, Table
 from tables.shoe_desk import cards_dealt, replay_context, shoe_review, shoe_rounds
+from tests.rounds import SEED
 
-PLAYER_WIN = {"player": ["AH", "3S", "5D"], "banker": ["JC", "2H", "AD"]}  # P 9 against B 3
 BANKER_WIN = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}  # B natural 9
 TIE = {"player": ["4C", "4D"], "banker": ["3H", "5S"]}  # 8 against 8
 OTHER_TIE = {"player": ["5C", "4H"], "banker": ["6D", "3S"]}  # 9 against 9
@@ -43,7 +43,7 @@ def marks(html: str, road: str, kind: str) -> int:
 def test_the_replay_shows_the_roads_stats_and_round_as_they_stood_after_round_k(
     client: Client, baccarat_1, staff_reviewer
 ) -> None:
-    shoe = dealt_shoe(baccarat_1[0], PLAYER_WIN, BANKER_WIN, BANKER_WIN)
+    shoe = dealt_shoe(baccarat_1[0], SEED, BANKER_WIN, BANKER_WIN)
     client.force_login(staff_reviewer)
 
     last = desk(client, shoe)
@@ -58,7 +58,7 @@ def test_the_replay_shows_the_roads_stats_and_round_as_they_stood_after_round_k(
 
 
 def test_the_replay_fragment_is_the_same_part_for_htmx_to_swap_in(client: Client, baccarat_1, staff_reviewer) -> None:
-    shoe = dealt_shoe(baccarat_1[0], PLAYER_WIN, BANKER_WIN)
+    shoe = dealt_shoe(baccarat_1[0], SEED, BANKER_WIN)
     client.force_login(staff_reviewer)
     part = client.get(f"/admin/tables/shoe/{shoe.pk}/replay/", {"round": "1"})
     assert part.status_code == 200
@@ -68,7 +68,7 @@ def test_the_replay_fragment_is_the_same_part_for_htmx_to_swap_in(client: Client
 
 
 def test_a_replay_position_that_names_no_round_is_refused_clearly(client: Client, baccarat_1, staff_reviewer) -> None:
-    shoe = dealt_shoe(baccarat_1[0], PLAYER_WIN, BANKER_WIN)
+    shoe = dealt_shoe(baccarat_1[0], SEED, BANKER_WIN)
     client.force_login(staff_reviewer)
     for bad in ("7", "0", "two", "-1"):
         part = client.get(f"/admin/tables/shoe/{shoe.pk}/replay/", {"round": bad})
@@ -80,7 +80,7 @@ def test_a_replay_position_that_names_no_round_is_refused_clearly(client: Client
 def test_a_voided_round_is_marked_in_the_list_and_left_out_of_roads_and_stats(
     client: Client, baccarat_1, staff_reviewer
 ) -> None:
-    shoe = dealt_shoe(baccarat_1[0], PLAYER_WIN, BANKER_WIN, TIE)
+    shoe = dealt_shoe(baccarat_1[0], SEED, BANKER_WIN, TIE)
     second = shoe.rounds.get(number=2)
     services.round_void(round_=second, reason="card misread", user=staff_reviewer)
     client.force_login(staff_reviewer)
@@ -97,7 +97,7 @@ def test_a_voided_round_is_marked_in_the_list_and_left_out_of_roads_and_stats(
 
 
 def test_the_cards_dealt_are_counted_against_the_shoe_by_rank_and_suit(baccarat_1) -> None:
-    shoe = dealt_shoe(baccarat_1[0], PLAYER_WIN, BANKER_WIN)
+    shoe = dealt_shoe(baccarat_1[0], SEED, BANKER_WIN)
     cards = cards_dealt(shoe)
     assert cards.total.dealt == 10 and cards.total.held == 8 * 52 and cards.left == 416 - 10
     hearts = 1  # SUITS order: spades, hearts, diamonds, clubs
@@ -109,7 +109,7 @@ def test_the_cards_dealt_are_counted_against_the_shoe_by_rank_and_suit(baccarat_
 
 def test_a_card_dealt_more_often_than_the_shoe_holds_it_is_flagged(client: Client, staff_reviewer) -> None:
     table, _ = services.table_create(slug="one-deck", name="One deck", decks=1)
-    shoe = dealt_shoe(table, PLAYER_WIN)
+    shoe = dealt_shoe(table, SEED)
     Shoe.objects.filter(pk=shoe.pk).update(dealt=shoe.dealt + "AH")  # as a misread would leave it
     shoe.refresh_from_db()
     assert cards_dealt(shoe).over == ["A♥"]
@@ -127,7 +127,7 @@ def test_the_reviewer_statistics_are_the_review_pages_with_its_flag(client: Clie
 
 
 def test_the_shoe_page_is_read_only(client: Client, baccarat_1, staff_reviewer) -> None:
-    shoe = dealt_shoe(baccarat_1[0], PLAYER_WIN)
+    shoe = dealt_shoe(baccarat_1[0], SEED)
     client.force_login(staff_reviewer)
     html = desk(client, shoe)
     assert 'type="submit" value="Save' not in html and 'name="_save"' not in html
@@ -138,7 +138,7 @@ def test_the_shoe_page_is_read_only(client: Client, baccarat_1, staff_reviewer) 
 
 
 def test_only_staff_who_may_view_shoes_see_the_desk(client: Client, baccarat_1, outsider) -> None:
-    shoe = dealt_shoe(baccarat_1[0], PLAYER_WIN)
+    shoe = dealt_shoe(baccarat_1[0], SEED)
     staff = User.objects.create_user("floor", password="pw-floor-1", is_staff=True)
     client.force_login(staff)
     assert client.get(f"/admin/tables/shoe/{shoe.pk}/change/").status_code == 403

@@ -1,0 +1,264 @@
+"""The live push (tables/live/): what a change pushes, when, to whom, and the push
+ledger's shared state. Most tests read what the scheduler's sender was handed; the
+first sends through the real channel layer (Redis in the scaled pass)."""
+
+from __future__ import annotations
+
+import asyncio
+from unittest import mock
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
+from django.core.cache import cache
+
+from tables import live, services
+from tables.live import Scheduler, lobby_group, push, table_group
+from tables.live.fanout import Fanout
+from tables.live.ledger import PushLedger
+from tables.page_version import PageVersion
+from tests.fake_time import FakeTime
+from tests.pushes import Recorder, page_opens
+from tests.rounds import SEED
+
+OTHER = {"player": ["9H", "KS"], "banker": ["2C", "4C"]}
+
+
+@pytest.fixture
+def fake_time(pushes: Recorder) -> FakeTime:
+    """Pushes at most once a second, on a clock the test moves, recorded."""
+    clock = FakeTime()
+    live.install(Scheduler(runner=clock, clock=clock, interval=1.0, sender=pushes))
+    return clock
+
+
+def game_infos(html: list[str]) -> list[str]:
+    """The pushes of a table's state, not of its odds."""
+    return [h for h in html if 'id="game-info"' in h]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_recorded_round_is_pushed_to_its_table_and_the_lobby_after_commit(baccarat_1, listen) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    table_channel, lobby_channel = listen(table_group(table.slug)), listen(lobby_group())
+    recorded = services.round_record(table=table, **SEED)
+    to_table, odds = table_channel.take(2)  # the round's fragments, then its odds once computed
+    [to_lobby] = lobby_channel.take(1)
+    assert 'id="odds"' in odds["html"] and "after round 1" in odds["html"]
+    assert to_table["type"] == to_lobby["type"] == "fragments.push"
+    # The table page's live fragments, each swapped in by its id, and the lobby card.
+    for fragment_id in ('id="game-info"', 'id="roads"', 'id="last-round"', 'id="history"'):
+        assert fragment_id in to_table["html"]
+    assert recorded.round.round_id in to_table["html"]
+    assert 'id="table-baccarat-1"' in to_lobby["html"] and "<dt>Round</dt><dd>1</dd>" in to_lobby["html"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_worker_that_fell_behind_pushes_the_latest_state_once(baccarat_1, pushes: Recorder) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.round_record(table=table, **SEED)
+    cache.clear()
+    page_opens(table_group(table.slug))
+    live.scheduler().publish_table(table.pk, coalesce=True)
+    live.scheduler().publish_table(table.pk, coalesce=True)  # a second queued task for the same state
+    assert len(pushes.taken(table_group(table.slug))) == 1
+    services.round_record(table=table, **OTHER)
+    assert pushes.taken(table_group(table.slug)), "a new round is a new state"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_burst_of_rounds_at_one_table_goes_out_as_one_push_of_the_latest_state(
+    baccarat_1, pushes: Recorder, fake_time: FakeTime
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    fake_time.advance(1.0)  # the new shoe's look is long enough ago
+    page_opens(table_group(table.slug))
+    services.round_record(table=table, **SEED)  # goes out at once
+    rounds = [services.round_record(table=table, **OTHER) for _ in range(3)]
+    assert fake_time.waiting == 1, "the three rounds within the interval wait as one push"
+    fake_time.advance(0.5)
+    assert fake_time.waiting == 1, "not before the interval is over"
+    fake_time.advance(0.5)
+    states = game_infos(pushes.to(table_group(table.slug)))
+    assert len(states) == 2
+    assert 'data-version="1:1:0' in states[0]
+    assert 'data-version="1:4:0' in states[-1] and rounds[-1].round.round_id in states[-1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_no_page_shows_renders_nothing_but_its_card_for_an_open_lobby(baccarat_1, pushes: Recorder) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    page_opens(lobby_group())
+    pushes.sent.clear()
+    with mock.patch("tables.fragments.table_live_html") as render:
+        services.round_record(table=table, **SEED)
+    assert render.call_count == 0
+    assert [group for group, _ in pushes.sent] == [lobby_group()]
+    [card] = pushes.to(lobby_group())
+    assert "<dt>Round</dt><dd>1</dd>" in card
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_no_page_shows_and_no_lobby_open_costs_no_push_slot_and_no_lookup(baccarat_1, pushes: Recorder) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    ledger = live.scheduler().ledger
+    with (
+        mock.patch.object(ledger, "take_slot") as slot,
+        mock.patch.object(Scheduler, "publish_table") as publish,
+    ):
+        services.round_record(table=table, **SEED)
+    assert (slot.call_count, publish.call_count) == (0, 0)
+    page_opens(table_group(table.slug))  # a page opens: the next round reaches it
+    services.round_record(table=table, **OTHER)
+    assert 'data-version="1:2:0' in game_infos(pushes.to(table_group(table.slug)))[-1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_no_page_shows_looks_for_pages_once_per_interval_and_a_page_that_opens_gets_the_next_change(
+    baccarat_1, pushes: Recorder, fake_time: FakeTime
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)  # the new shoe looked for its pages and the lobby: none
+    ledger = live.scheduler().ledger
+    with mock.patch.object(ledger, "watched", wraps=ledger.watched) as looks:
+        for _ in range(3):
+            services.round_record(table=table, **OTHER)
+        table_looks = [call for call in looks.call_args_list if live.lobby_group() in call.args]
+        assert not table_looks, "rounds soon after a look wait out the interval"
+        fake_time.advance(1.0)
+    table_looks = [call for call in looks.call_args_list if live.lobby_group() in call.args]
+    assert len(table_looks) == 1, "a burst of rounds costs one look"
+    page_opens(table_group(table.slug))  # a page opens just after that look
+    services.round_record(table=table, **OTHER)
+    assert game_infos(pushes.to(table_group(table.slug))) == [], "the interval since the look is not over"
+    fake_time.advance(1.0)
+    assert 'data-version="1:4:0' in game_infos(pushes.to(table_group(table.slug)))[-1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_push_to_an_open_page_looks_for_pages_once(baccarat_1, pushes: Recorder) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    page_opens(table_group(table.slug))
+    ledger = live.scheduler().ledger
+    with mock.patch.object(ledger, "watched", wraps=ledger.watched) as looks:
+        services.round_record(table=table, **SEED)
+    table_looks = [call for call in looks.call_args_list if live.lobby_group() in call.args]
+    assert len(table_looks) == 1
+    assert 'data-version="1:1:0' in game_infos(pushes.to(table_group(table.slug)))[-1]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_whose_pages_are_all_in_one_language_forgets_the_others_once_not_every_round(
+    baccarat_1, pushes: Recorder
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    korean, english = table_group(table.slug, "ko"), table_group(table.slug, "en")
+    nobody = dict.fromkeys(push.watched_groups(table.slug, live.scheduler().ledger), False)
+    with mock.patch.object(cache, "delete_many", wraps=cache.delete_many) as forgets:
+        for _ in range(3):
+            live.scheduler().publish_table(table.pk, watched=nobody | {korean: True})
+    assert len(pushes.to(korean)) == 3
+    assert forgets.call_count == 0, "forgotten when the shoe started (no page then), not again every round"
+    live.scheduler().publish_table(table.pk, watched=nobody | {english: True})
+    assert pushes.to(english)  # an English page had a push: a state to forget once it is gone
+    with mock.patch.object(cache, "delete_many", wraps=cache.delete_many) as forgets:
+        live.scheduler().publish_table(table.pk, watched=nobody | {korean: True})
+    assert [call.args[0] for call in forgets.call_args_list] == [[f"pushed-version:{table.pk}:en"]]
+
+
+# --- the push ledger and the fan-out of one process
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db
+async def test_presence_lapses_when_its_last_page_closes_and_the_mark_expires() -> None:
+    ledger = PushLedger()
+    pages, first, second = Fanout(ledger), Page(), Page()
+    await pages.join("table.x", first)
+    await pages.join("table.x", second)
+    await pages.leave("table.x", first)
+    assert ledger.watched("table.x", "table.y") == {"table.x": True, "table.y": False}
+    await sync_to_async(pages.renew)()
+    assert ledger.watched("table.x") == {"table.x": True}, "a page still open keeps its mark"
+    await pages.leave("table.x", second)
+    cache.clear()  # the mark expiring
+    await sync_to_async(pages.renew)()
+    assert ledger.watched("table.x") == {"table.x": False}
+
+
+def test_the_ledger_keeps_the_state_last_pushed_per_language_and_forgets_it() -> None:
+    ledger = PushLedger()
+    assert ledger.last_pushed(1, "en") is None
+    ledger.pushed(1, "en", PageVersion(2, 7, 0, 7, 0))
+    assert ledger.last_pushed(1, "en") == PageVersion(2, 7, 0, 7, 0) and ledger.last_pushed(1, "ko") is None
+    ledger.forget(1, ["en"])
+    assert ledger.last_pushed(1, "en") is None
+    cache.set("pushed-version:1:en", "not a version")
+    assert ledger.last_pushed(1, "en") is None, "what no page could show is no state to start a delta from"
+
+
+def test_one_process_claims_a_state_and_one_slot_an_interval() -> None:
+    first, second = PushLedger(), PushLedger()  # two processes sharing the cache
+    claim = first.claim(1, PageVersion(1, 3, 0, 3, 0))
+    assert claim is not None and second.claim(1, PageVersion(1, 3, 0, 3, 0)) is None
+    first.release(claim)  # its push failed
+    assert second.claim(1, PageVersion(1, 3, 0, 3, 0)) is not None
+    assert first.take_slot(1, bucket=5, interval=1.0) and not second.take_slot(1, bucket=5, interval=1.0)
+    assert second.take_slot(1, bucket=6, interval=1.0)
+
+
+class Page:
+    """A page as the fan-out sees it: what is pushed to it, in order."""
+
+    def __init__(self) -> None:
+        self.pushed: list[str] = []
+        self.changed = asyncio.Event()
+
+    def push(self, html: str) -> None:
+        self.pushed.append(html)
+        self.changed.set()
+
+    async def holding(self, count: int) -> list[str]:
+        """What was pushed, once ``count`` pushes have come."""
+        while len(self.pushed) < count:
+            self.changed.clear()
+            await asyncio.wait_for(self.changed.wait(), timeout=5)
+        return self.pushed
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db
+async def test_a_process_joins_a_group_once_and_hands_each_push_to_every_page_of_it() -> None:
+    pages, one, two, lobby = Fanout(PushLedger()), Page(), Page(), Page()
+    for group, page in (("table.x", one), ("table.x", two), ("lobby", lobby)):
+        await pages.join(group, page)
+    layer = get_channel_layer()
+    await layer.group_send("table.x", live.push_message("table.x", "<p>1</p>"))
+    await layer.group_send("table.x", live.push_message("table.x", "<p>2</p>"))
+    assert await two.holding(2) == await one.holding(2) == ["<p>1</p>", "<p>2</p>"] and lobby.pushed == []
+    await pages.leave("table.x", one)
+    await pages.leave("table.x", two)
+    assert pages.groups() == ["lobby"]
+    await layer.group_send("table.x", live.push_message("table.x", "<p>3</p>"))
+    await layer.group_send("lobby", live.push_message("lobby", "<p>card</p>"))
+    assert await lobby.holding(1) == ["<p>card</p>"]
+    assert two.pushed == ["<p>1</p>", "<p>2</p>"], "pushed to the group before the card: none for a page that left"
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db
+async def test_a_process_joins_its_groups_again_so_a_membership_that_lapsed_is_renewed() -> None:
+    pages, page = Fanout(PushLedger()), Page()
+    await pages.join("lobby", page)
+    layer = get_channel_layer()
+    await layer.group_discard("lobby", pages.channel)  # as the in-memory layer ends a membership after a day
+    await pages.rejoin()  # the server's lifespan does, every RENEW_SECONDS
+    await layer.group_send("lobby", live.push_message("lobby", "<p>card</p>"))
+    assert await page.holding(1) == ["<p>card</p>"]
