@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any
 
 import pytest
 from asgiref.sync import async_to_sync
@@ -19,31 +16,8 @@ from tables import fragments, live, services
 from tables.background import runner as background
 from tables.live import Scheduler
 from tables.models import Table
+from tests.dealers import Dealer
 from tests.pushes import Listener, Recorder
-
-
-@dataclass
-class Dealer:
-    """A dealer system posting to one table's ingest API."""
-
-    client: Client
-    table: Table
-    token: str
-
-    def post(self, path: str, body: Any = None, *, token: str | None = None, raw: str | None = None) -> Any:
-        data = raw if raw is not None else ("" if body is None else json.dumps(body))
-        return self.client.post(
-            f"/api/tables/{self.table.slug}/{path}",
-            data=data,
-            content_type="application/json",
-            headers={"Authorization": f"Bearer {token or self.token}"},
-        )
-
-    def start_shoe(self) -> Any:
-        return self.post("shoes")
-
-    def round(self, player: list[str], banker: list[str], **extra: Any) -> Any:
-        return self.post("rounds", {"player": player, "banker": banker, **extra})
 
 
 @pytest.fixture

@@ -83,3 +83,22 @@ def test_the_layers_contract_holds() -> None:
     assert lint_imports, "import-linter is installed with the test extras"
     done = subprocess.run([lint_imports, "--no-cache"], cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_no_test_module_imports_another() -> None:
+    """Shared fixtures live in conftest.py, shared helpers in modules of their own
+    (tests/dealers.py, tests/rounds.py, ...): a test module imports neither a test module
+    nor a conftest."""
+    found = []
+    for file in sorted((ROOT / "tests").rglob("*.py")):
+        for node in ast.walk(ast.parse(file.read_text())):
+            names = []
+            if isinstance(node, ast.Import):
+                names = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                names = [node.module or ""] + [f"{node.module or ''}.{alias.name}" for alias in node.names]
+            for name in names:
+                last = name.rsplit(".", 1)[-1]
+                if last.startswith("test_") or last == "conftest":
+                    found.append((str(file.relative_to(ROOT)), name))
+    assert found == []

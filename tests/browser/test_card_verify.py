@@ -9,7 +9,7 @@ from typing import Any
 from tables.game.authentication import card_hash, new_plaintext
 from tables.game.cards import ALL_CARDS, Card
 
-from .conftest import LiveServer, page_width, screenshot, sized_page
+from .browsing import LiveServer, page_width, screenshot, sized_page
 
 HEAD = [Card.parse(c) for c in ("3H", "2S", "2D", "2C", "9H", "AH", "KS", "7C", "2H", "4H", "3H", "5H")]
 

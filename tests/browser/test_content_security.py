@@ -8,7 +8,7 @@ from typing import Any
 
 from tests.rounds import SEED
 
-from .conftest import LiveServer
+from .browsing import LiveServer
 
 
 def test_every_page_sends_a_policy_that_allows_only_this_site_and_no_inline_script(

@@ -11,7 +11,7 @@ import pytest
 
 from tables.game.shoe import DealingShoe
 
-from .conftest import SIZES, LiveServer, page_width, screenshot, serving, sized_page
+from .browsing import SIZES, LiveServer, page_width, screenshot, serving, sized_page
 
 LIVE = "#connection.connection-live"
 ROADS = ("bead_plate", "big_road", "big_eye_road", "small_road", "cockroach_road")

@@ -7,7 +7,7 @@ from typing import Any
 
 from roads.patterns import PATTERNS
 
-from .conftest import LiveServer, page_width, screenshot, sized_page
+from .browsing import LiveServer, page_width, screenshot, sized_page
 
 LIVE = "#connection.connection-live"
 

@@ -12,7 +12,7 @@ import pytest
 from django.conf import settings
 from django.utils import translation
 
-from .conftest import LiveServer, page_width, screenshot, sized_page
+from .browsing import LiveServer, page_width, screenshot, sized_page
 
 LIVE = "#connection.connection-live"
 TRANSLATED = [code for code, _ in settings.LANGUAGES if code != "en"]

@@ -8,7 +8,7 @@ from typing import Any
 from tests.road_marks import marks
 from tests.rounds import SEED
 
-from .conftest import LiveServer
+from .browsing import LiveServer
 
 BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
 LIVE = "#connection.connection-live"

@@ -13,7 +13,7 @@ import pytest
 
 from tables.game.shoe import DealingShoe
 
-from .conftest import ARTIFACTS, SIZES, LiveServer, screenshot, sized_page
+from .browsing import ARTIFACTS, SIZES, LiveServer, screenshot, sized_page
 
 LIVE = "#connection.connection-live"
 MIN_MARK = 24  # CSS px: a road cell's side on the wall, at the least

@@ -16,7 +16,7 @@ import pytest
 from tables.game.shoe import DealingShoe
 from tests import servers
 
-from .conftest import ROOT, LiveServer, serving
+from .browsing import ROOT, LiveServer, serving
 
 FIRST_VISIT = 1_500_000
 REPEAT_VISIT = 100_000

@@ -16,7 +16,7 @@ from roads.svg import CELL
 from tables.game.shoe import DealingShoe
 from tests.road_marks import marks
 
-from .conftest import LiveServer, page_width, screenshot, sized_page
+from .browsing import LiveServer, page_width, screenshot, sized_page
 
 PHONES = ("phone-360", "phone-390")
 SIZES_SEEN = (*PHONES, "desktop", "tv", "tv-portrait")

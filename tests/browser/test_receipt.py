@@ -8,7 +8,7 @@ from typing import Any
 from tests.road_marks import marks
 from tests.rounds import SEED
 
-from .conftest import SCREENS, LiveServer, page_width, screenshot, sized_page
+from .browsing import SCREENS, LiveServer, page_width, screenshot, sized_page
 
 BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
 # The marked cell lies within its road's box: in view, not scrolled away.

@@ -12,7 +12,7 @@ import pytest
 from tests.road_marks import marks
 from tests.rounds import SEED
 
-from .conftest import SIZES, LiveServer, screenshot, sized_page
+from .browsing import SIZES, LiveServer, screenshot, sized_page
 
 BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
 USERS = (

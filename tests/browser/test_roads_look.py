@@ -16,7 +16,7 @@ from tables.game.outcome import RoundOutcome
 from tables.game.shoe import DealingShoe
 from tests.road_marks import marks
 
-from .conftest import SCREENS, LiveServer, page_width, screenshot, sized_page
+from .browsing import SCREENS, LiveServer, page_width, screenshot, sized_page
 
 LIVE = "#connection.connection-live"
 SHOE_SEED = 34  # a shoe whose 73 rounds make 42 Big Road columns, with pairs and ties

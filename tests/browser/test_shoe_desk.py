@@ -7,7 +7,7 @@ from typing import Any
 from tests.road_marks import marks
 from tests.rounds import SEED
 
-from .conftest import LiveServer, page_width, screenshot, sized_page
+from .browsing import LiveServer, page_width, screenshot, sized_page
 
 BANKER_WIN = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
 TIE = {"player": ["4C", "4D"], "banker": ["3H", "5S"]}

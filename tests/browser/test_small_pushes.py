@@ -9,7 +9,7 @@ from typing import Any
 
 from tests.road_marks import marks
 
-from .conftest import LiveServer
+from .browsing import LiveServer
 
 LIVE = "#connection.connection-live"
 # Naturals with their suits turning, so that no card is dealt more often than 8 decks hold.

@@ -12,9 +12,8 @@ import pytest
 from django.test import Client
 
 from tables.models import Round
+from tests.dealers import Dealer
 from tests.rounds import SEED
-
-from ..conftest import Dealer
 
 
 def errors(response) -> list[dict]:

@@ -9,9 +9,8 @@ from django.db import connection
 
 from tables import services
 from tables.models import Round
+from tests.dealers import Dealer
 from tests.rounds import SEED
-
-from ..conftest import Dealer
 
 
 def errors(response) -> list[dict]:

@@ -7,9 +7,8 @@ import pytest
 
 from tables import auth_failures
 from tables.models import Round, Shoe
+from tests.dealers import Dealer
 from tests.rounds import SEED
-
-from ..conftest import Dealer
 
 LIMIT = 20  # AUTH_FAILURES_LIMIT's default
 

@@ -4,45 +4,14 @@ the shoe ends; anyone reads the cards, and no plaintext is served before its rev
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 import pytest
 from django.test import Client
 
 from tables import fragments, selectors
 from tables.game.authentication import card_hash, new_plaintext, shoe_commitment
-from tables.game.cards import ALL_CARDS, Card
+from tables.game.cards import Card
 from tables.models import PlaintextRefusal, Round, Shoe, ShoeCard
-
-from ..conftest import Dealer
-
-
-@dataclass
-class Deck:
-    """A dealer system's secret shoe: plaintexts in card-number order (card 1 first)."""
-
-    plaintexts: list[str]
-
-    @classmethod
-    def of(cls, codes: str, decks: int = 8) -> Deck:
-        """The named cards first, then the rest of ``decks`` decks in a fixed order."""
-        head = [Card.parse(c) for c in codes.split()]
-        rest = list(ALL_CARDS) * decks
-        for card in head:
-            rest.remove(card)
-        return cls([new_plaintext(card) for card in head + rest])
-
-    @property
-    def hashes(self) -> list[str]:
-        return [card_hash(p) for p in self.plaintexts]
-
-    def __getitem__(self, number: int) -> str:
-        return self.plaintexts[number - 1]
-
-
-# Card 1 is 3H: burns cards 2-4; round 1 is dealt from card 5: P 9H, B AH, P KS, B 7C.
-DECK = "3H 2S 2D 2C 9H AH KS 7C"
-ROUND_1 = {"player": ["9H", "KS"], "banker": ["AH", "7C"]}
+from tests.dealers import DECK, ROUND_1, Dealer, Deck, burned, first_round
 
 
 @pytest.fixture
@@ -55,15 +24,6 @@ def auth_dealer(dealer: Dealer, deck: Deck) -> Dealer:
     response = dealer.post("shoes", {"commitments": deck.hashes})
     assert response.status_code == 201, response.json()
     return dealer
-
-
-def burned(dealer: Dealer, deck: Deck) -> Dealer:
-    assert dealer.post("shoes/current/burn", {"plaintext": deck[1]}).status_code == 201
-    return dealer
-
-
-def first_round(dealer: Dealer, deck: Deck, **extra) -> object:
-    return dealer.post("rounds", {**ROUND_1, "plaintexts": [deck[5], deck[6], deck[7], deck[8]], **extra})
 
 
 def errors(response) -> list[tuple[str, str]]:

@@ -11,9 +11,7 @@ from django.test import Client
 from tables import fragments, selectors
 from tables.live import consumers
 from tables.models import Shoe
-
-from ..conftest import Dealer
-from .test_card_authentication import DECK, Deck, burned, first_round
+from tests.dealers import DECK, Dealer, Deck, burned, first_round
 
 ROUND_2 = {"player": ["2H", "3H"], "banker": ["4H", "5H"]}  # cards 9-12 of the deck below
 PANEL_DECK = "3H 2S 2D 2C 9H AH KS 7C 2H 4H 3H 5H"

@@ -1,0 +1,161 @@
+"""The browser tests' tools: a real ASGI server on loopback (:class:`LiveServer`), pages
+of the sizes the product is used on, screenshots kept for people to look at."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from tests import servers
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = ROOT / "test-artifacts"
+CHROMIUM_ARGS = [
+    "--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+    "--disable-component-update", "--disable-sync", "--no-first-run",
+]  # fmt: skip
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class LiveServer:
+    """uvicorn serving config.asgi on a temp database; restartable on the same port."""
+
+    data_dir: Path
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen[bytes] | None = None
+    log: Any = None
+    tokens: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def env(self) -> dict[str, str]:
+        env = {**os.environ, "DATA_DIR": str(self.data_dir)}
+        for name in ("DATABASE_URL", "REDIS_URL", "SIMULATE_INTERVAL"):
+            env.pop(name, None)
+        return env
+
+    def manage(self, *args: str) -> str:
+        done = subprocess.run(
+            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env(), capture_output=True, text=True, check=True
+        )
+        return done.stdout.strip()
+
+    def command(self) -> list[str]:
+        return [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(self.port), *servers.WS]
+
+    def prepare(self) -> None:
+        """What the server needs before its first start: its database."""
+        self.manage("migrate", "-v0")
+
+    def start(self) -> None:
+        self.log = (self.data_dir / "server.log").open("a")
+        self.process = subprocess.Popen(
+            self.command(), cwd=ROOT, env=self.env(), stdout=self.log, stderr=subprocess.STDOUT
+        )
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(self.url + "/api/openapi.json", timeout=1).close()
+                return
+            except OSError:
+                time.sleep(0.1)
+        raise RuntimeError("the server did not start: see " + str(self.data_dir / "server.log"))
+
+    def stop(self) -> None:
+        if self.process:
+            self.process.send_signal(signal.SIGINT)
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+            self.process = None
+            self.log.close()
+
+    def table(self, slug: str, name: str) -> None:
+        self.tokens[slug] = self.manage("table_create", "--slug", slug, "--name", name, "--dealer", "Anna")
+
+    def post(self, slug: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
+        request = urllib.request.Request(
+            f"{self.url}/api/tables/{slug}/{path}",
+            data=json.dumps(body or {}).encode(),
+            headers={"Authorization": f"Bearer {self.tokens[slug]}", "Content-Type": "application/json"},
+            method="POST",
+        )
+        with urllib.request.urlopen(request, timeout=10) as response:
+            return json.loads(response.read())
+
+
+def serving(live: LiveServer) -> Iterator[LiveServer]:
+    """``live`` prepared, started, and stopped after (a module fixture's body)."""
+    live.prepare()
+    live.start()
+    yield live
+    live.stop()
+
+
+def refused_by_policy(page: Any) -> list[str]:
+    """Every Content-Security-Policy refusal the page's console reports, as it happens."""
+    refused: list[str] = []
+    page.on("console", lambda m: refused.append(m.text) if "Content Security Policy" in m.text else None)
+    return refused
+
+
+# The screens the product is used on: phones, a desktop, the TVs at the tables and on
+# the lobby wall (landscape and portrait).
+SIZES = {
+    "phone-360": (360, 740),
+    "phone-390": (390, 844),
+    "desktop": (1440, 900),
+    "tv": (1920, 1080),
+    "tv-portrait": (1080, 1920),
+}
+SCREENS = ARTIFACTS / "screens"
+
+
+@contextmanager
+def sized_page(browser: Any, size: str) -> Iterator[Any]:
+    """A page of one of :data:`SIZES` (a phone's is a touch screen); the test fails if the
+    site's policy refused anything the page tried to run or load."""
+    width, height = SIZES[size]
+    phone = size.startswith("phone")
+    context = browser.new_context(viewport={"width": width, "height": height}, has_touch=phone, is_mobile=phone)
+    page = context.new_page()
+    refused = refused_by_policy(page)
+    try:
+        yield page
+    finally:
+        context.close()
+    assert refused == [], f"the Content-Security-Policy refused what a page needs: {refused}"
+
+
+def screenshot(page: Any, name: str, *, full_page: bool = True) -> Path:
+    """Keep a screenshot for people to look at (test-artifacts/screens/<name>.png)."""
+    SCREENS.mkdir(parents=True, exist_ok=True)
+    path = SCREENS / f"{name}.png"
+    page.screenshot(path=str(path), full_page=full_page)
+    return path
+
+
+def page_width(page: Any) -> int:
+    """How wide the page's content is: wider than the viewport means it scrolls sideways."""
+    return int(page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"))
