@@ -37,7 +37,7 @@ def _setup() -> None:
 def _deal() -> None:
     """Deal each demo table one shoe of up to ROUNDS rounds through the services."""
     from tables import services
-    from tables.demo import demo_tables_ensure
+    from tables.demo.venue import demo_tables_ensure
     from tables.game.shoe import CutCardRule, DealingShoe
 
     rng = random.Random(7)

@@ -10,7 +10,7 @@ from typing import Any
 
 from django.conf import settings
 
-from ..simulator import deal_forever
+from ..demo.simulator import deal_forever
 from .sweeps import odds_sweep_forever
 
 Loop = Callable[[], Coroutine[Any, Any, None]]

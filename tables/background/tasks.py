@@ -10,7 +10,8 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-from .. import fragments, live, review, simulator
+from .. import fragments, live, review
+from ..demo import simulator
 from . import odds
 
 

@@ -14,9 +14,9 @@ from django.template.loader import render_to_string
 from django.test import Client
 
 from tables import selectors, services
+from tables.demo.simulator import TableDealer
 from tables.game.bets import BetType
 from tables.models import AppendOnlyError, Round, RoundAudit, Table
-from tables.simulator import TableDealer
 
 
 def dealt_rounds(table: Table, count: int) -> list[Round]:

@@ -8,9 +8,9 @@ import pickle
 import pytest
 from django.core.cache import cache
 
-from tables.demo import demo_tables_ensure
+from tables.demo.simulator import TableDealer, deal_scheduled
+from tables.demo.venue import demo_tables_ensure
 from tables.models import Round, Shoe
-from tables.simulator import TableDealer, deal_scheduled
 
 
 @pytest.fixture(autouse=True)

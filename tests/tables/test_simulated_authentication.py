@@ -14,9 +14,9 @@ import sys
 from django.test import Client
 
 from tables import selectors, services, verify
+from tables.demo.simulator import TableDealer
 from tables.game.authentication import card_hash, shoe_commitment
 from tables.models import Shoe, ShoeCard
-from tables.simulator import TableDealer
 
 SAMPLE = (
     "H-3-uee9JLvMAncG4J2FN8dG-13D0FF3A6155E3BAFE96C79DE5CAA6696FA577A668DA233CA062F1A6F215F56FB2AD5F82AB8193D45F"

@@ -14,10 +14,10 @@ from dataclasses import dataclass, field
 from asgiref.sync import sync_to_async
 from django.core.cache import cache
 
-from . import services
-from .game.authentication import card_hash, dealing_order, new_plaintext
-from .game.shoe import CutCardRule, DealingShoe
-from .models import Round, Table
+from .. import services
+from ..game.authentication import card_hash, dealing_order, new_plaintext
+from ..game.shoe import CutCardRule, DealingShoe
+from ..models import Round, Table
 
 log = logging.getLogger(__name__)
 

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from .models import Table
-from .services import table_create
+from ..models import Table
+from ..services import table_create
 
 DEMO_TABLES = [
     ("baccarat-1", "Baccarat 1", "standard", "play_one_more"),
