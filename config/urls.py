@@ -3,7 +3,7 @@ from django.http import HttpRequest, HttpResponsePermanentRedirect
 from django.templatetags.static import static
 from django.urls import include, path
 
-from tables import login
+from tables.access import login
 from tables.api import api, bad_request, not_found, server_error
 
 

@@ -36,7 +36,8 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_
 from roads import svg
 from roads.selectors import roads_after
 
-from . import login, receipts, selectors, services, shoe_desk
+from . import receipts, selectors, services, shoe_desk
+from .access import login
 from .fragments import TABLE_ROADS
 from .game.bets import BetType
 from .game.outcome import Winner
@@ -44,7 +45,7 @@ from .labels import bet_label, winner_name
 from .models import Round, RoundAudit, Shoe, Table
 
 # Sign-ins go through the throttled form (its documented hook); config/urls.py routes
-# the login page through tables.login.login, which answers its refusals with 429.
+# the login page through tables.access.login.login, which answers its refusals with 429.
 admin.site.login_form = login.ThrottledLoginForm
 
 VOID_PERMISSION = "tables.void_round"

@@ -23,7 +23,7 @@ from pydantic import ValidationError as PydanticValidationError
 from roads import selectors as road_selectors
 
 from . import receipts, selectors, services
-from .auth_failures import client_address, failures
+from .access.throttles import client_address, failures
 from .game.authentication import PLAINTEXT_MAX
 from .game.cards import CODE_PATTERN
 from .game.validation import IllegalRoundError
@@ -165,7 +165,7 @@ def _illegal_round(request: HttpRequest, exc: IllegalRoundError) -> HttpResponse
 
 @api.exception_handler(AuthenticationError)
 def _unauthorized(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
-    """401, or 429 once the client's address has failed too often (:mod:`.auth_failures`).
+    """401, or 429 once the client's address has failed too often (:mod:`.access.throttles`).
     A right token never gets here."""
     wait = failures.failed(client_address(request))
     if wait is not None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tables import auth_failures
+from tables.access import throttles
 from tables.models import Round, Shoe
 from tests.dealers import Dealer
 from tests.rounds import SEED
@@ -24,7 +24,7 @@ class FakeClock:
 @pytest.fixture
 def clock(monkeypatch) -> FakeClock:
     clock = FakeClock()
-    monkeypatch.setattr(auth_failures.failures, "clock", clock)
+    monkeypatch.setattr(throttles.failures, "clock", clock)
     return clock
 
 

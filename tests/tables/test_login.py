@@ -10,8 +10,8 @@ from django.contrib.auth.hashers import MD5PasswordHasher
 from django.contrib.auth.models import User
 from django.test import Client
 
-from tables import login
-from tables.auth_failures import login_failures_by_address, login_failures_by_username, login_hashes
+from tables.access import login
+from tables.access.throttles import login_failures_by_address, login_failures_by_username, login_hashes
 from tests.fake_time import FakeTime
 from tests.html import find_all
 

@@ -2,7 +2,7 @@
 threads that record rounds.
 
 Before it hashes a password, a sign-in is refused with 429 and ``Retry-After`` when its
-address or its username has failed too often in the window (:mod:`.auth_failures`),
+address or its username has failed too often in the window (:mod:`.throttles`),
 when all processes together have hashed ``LOGIN_HASHES_PER_SECOND`` passwords this
 second, or when this process is already hashing as many passwords as
 ``LOGIN_HASHING_AT_ONCE`` allows and none finishes within ``LOGIN_HASHING_WAIT``.
@@ -22,7 +22,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext, ngettext
 
-from .auth_failures import client_address, login_failures_by_address, login_failures_by_username, login_hashes
+from .throttles import client_address, login_failures_by_address, login_failures_by_username, login_hashes
 
 _hashing = threading.BoundedSemaphore(settings.LOGIN_HASHING_AT_ONCE)
 
