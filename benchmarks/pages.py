@@ -80,9 +80,10 @@ def main() -> dict[str, float]:
     from django.test import Client
 
     from config.heap import freeze_startup_heap
-    from tables import fragments, selectors
+    from tables import selectors
     from tables.background import odds
     from tables.models import Round, Table
+    from tables.pages import fragments
 
     _deal()
     client = Client(HTTP_HOST="localhost")

@@ -36,13 +36,14 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_
 from roads import svg
 from roads.selectors import roads_after
 
-from . import receipts, selectors, services, shoe_desk
+from . import selectors, services, shoe_desk
 from .access import login
-from .fragments import TABLE_ROADS
 from .game.bets import BetType
 from .game.outcome import Winner
 from .labels import bet_label, winner_name
 from .models import Round, RoundAudit, Shoe, Table
+from .pages import receipts
+from .pages.fragments import TABLE_ROADS
 
 # Sign-ins go through the throttled form (its documented hook); config/urls.py routes
 # the login page through tables.access.login.login, which answers its refusals with 429.

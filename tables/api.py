@@ -22,13 +22,14 @@ from pydantic import ValidationError as PydanticValidationError
 
 from roads import selectors as road_selectors
 
-from . import receipts, selectors, services
+from . import selectors, services
 from .access.throttles import client_address, failures
 from .game.authentication import PLAINTEXT_MAX
 from .game.cards import CODE_PATTERN
 from .game.validation import IllegalRoundError
 from .middleware import response_middleware
 from .models import Table
+from .pages import receipts
 
 log = logging.getLogger(__name__)
 

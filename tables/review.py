@@ -22,7 +22,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from . import charts
 from .game.bets import BetType
 from .game.outcome import Winner
 from .game.review import (
@@ -35,6 +34,7 @@ from .game.review import (
 )
 from .labels import bet_label
 from .models import Round, RoundAudit, Shoe, Table
+from .pages import charts
 from .selectors import played_round, round_to_data
 
 LONGEST_STREAK = 8  # streak lengths shown one by one; the last bucket is "8 or more"

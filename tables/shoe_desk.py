@@ -20,10 +20,10 @@ from roads import svg
 from roads.selectors import roads_of
 
 from . import selectors
-from .fragments import stats_context
 from .game.cards import RANKS, Card, Suit, unpack_cards
 from .game.review import Frequencies, frequencies, full_shoe_rates
 from .models import Round, Shoe
+from .pages.fragments import stats_context
 
 # The replay draws each road whole, as the table page does (its columns only size a
 # lobby card's).

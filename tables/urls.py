@@ -1,6 +1,7 @@
 from django.urls import path
 
-from . import receipt_views, review_views, views
+from . import review_views
+from .pages import receipt_views, views
 
 app_name = "tables"
 urlpatterns = [

@@ -12,10 +12,11 @@ from django.contrib.auth.models import Group, User
 from django.core.cache import cache
 from django.test import Client
 
-from tables import fragments, live, services
+from tables import live, services
 from tables.background import runner as background
 from tables.live import Scheduler
 from tables.models import Table
+from tables.pages import fragments
 from tests.dealers import Dealer
 from tests.pushes import Listener, Recorder
 

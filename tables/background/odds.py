@@ -18,9 +18,9 @@ from django.core.cache import cache
 from django.db.models import Max
 from django.utils import timezone
 
-from .. import live, odds
+from .. import live
 from ..game.bets import Paytable
-from ..game.cards import unpack_cards
+from ..game.cards import Card, unpack_cards
 from ..game.odds import Composition, CompositionError, ShoeOdds, shoe_odds
 from ..models import Round
 from .runner import enqueue
@@ -65,7 +65,8 @@ def round_odds_compute(*, round_pk: int) -> int:
     with contextlib.suppress(Exception):
         cache.delete(_odds_queued_key(shoe.pk))  # rounds committed from now on queue a task again
     paytable = table.get_paytable()
-    composition, stored = odds.opening_composition(shoe.decks, shoe.burn_card), 0
+    burn = Card.parse(shoe.burn_card) if shoe.burn_card else None
+    composition, stored = Composition.opening(shoe.decks, burn), 0
     for r in shoe.rounds.order_by("number"):
         composition = composition.without(unpack_cards(r.player_cards + r.banker_cards))
         if r.odds is None and Round.objects.filter(pk=r.pk, odds__isnull=True).update(

@@ -10,8 +10,9 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-from .. import fragments, live, review
+from .. import live, review
 from ..demo import simulator
+from ..pages import fragments
 from . import odds
 
 

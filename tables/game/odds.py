@@ -51,9 +51,18 @@ class Composition:
 
     @classmethod
     def full(cls, decks: int = 8) -> Composition:
+        """Every card of ``decks`` decks."""
         if decks < 1:
             raise CompositionError("a shoe needs at least one deck")
         return cls(dict.fromkeys(ALL_CARDS, decks))
+
+    @classmethod
+    def opening(cls, decks: int, burn_card: Card | None = None) -> Composition:
+        """A shoe before its first round: every card of its decks but the burn card, which
+        the dealer turned over for all to see. The cards burned face down stay unknown,
+        so they stay in: odds from it are exact for what the table has shown."""
+        full = cls.full(decks)
+        return full.without([burn_card]) if burn_card is not None else full
 
     def without(self, cards: Iterable[Card]) -> Composition:
         """This shoe after ``cards`` were dealt; removing a card it no longer holds is an error."""

@@ -22,9 +22,10 @@ from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
 
-from .. import fragments, selectors
+from .. import selectors
 from ..models import Table
 from ..page_version import PageVersion
+from ..pages import fragments
 from .groups import lobby_group, table_group
 from .resyncs import Malformed, Pacer, resync_request
 from .scheduler import scheduler

@@ -18,9 +18,10 @@ from asgiref.sync import async_to_sync
 from channels.layers import InMemoryChannelLayer, get_channel_layer
 from django.utils import translation
 
-from .. import fragments, selectors
+from .. import selectors
 from ..models import Shoe, Table
 from ..page_version import PageVersion
+from ..pages import fragments
 from .groups import languages, lobby_group, push_message, table_group
 from .ledger import PushLedger
 

@@ -154,3 +154,10 @@ def test_removing_more_copies_than_the_shoe_holds_is_an_error() -> None:
 def test_a_shoe_too_small_to_deal_a_round_is_an_error() -> None:
     with pytest.raises(CompositionError, match="cannot deal a round"):
         shoe_odds(Composition(Counter(SMALL[:5])))
+
+
+def test_a_shoe_opens_without_the_burn_card_turned_over_for_all_to_see() -> None:
+    nine = Card.parse("9H")
+    opening = Composition.opening(8, nine)
+    assert opening.size == 415 and opening.counts[nine] == 7
+    assert Composition.opening(8) == Composition.full(8)  # no burn shown yet

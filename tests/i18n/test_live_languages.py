@@ -12,7 +12,7 @@ from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
-from tables import fragments
+from tables.pages import fragments
 from tests.sockets import ORIGIN, connected, record, table_with_shoe
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.django_db(transaction=True)]
@@ -28,7 +28,7 @@ async def test_each_page_gets_the_push_in_its_language_rendered_once_per_languag
     pages = {lang: await connected(f"/ws/tables/baccarat-1/?lang={lang}") for lang in ("en", "zh-hans", "zh-hant")}
     second_english = await connected("/ws/tables/baccarat-1/?lang=en")
     lobby = await connected("/ws/lobby/?lang=ko")
-    with mock.patch("tables.fragments.table_push_html", wraps=fragments.table_push_html) as rendered:
+    with mock.patch("tables.pages.fragments.table_push_html", wraps=fragments.table_push_html) as rendered:
         await record(table)
         pushed = {lang: await page.receive_from(timeout=5) for lang, page in pages.items()}
         assert await second_english.receive_from(timeout=5) == pushed["en"]

@@ -7,10 +7,11 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tables import fragments, selectors
+from tables import selectors
 from tables.game.authentication import card_hash, new_plaintext, shoe_commitment
 from tables.game.cards import Card
 from tables.models import PlaintextRefusal, Round, Shoe, ShoeCard
+from tables.pages import fragments
 from tests.dealers import DECK, ROUND_1, Dealer, Deck, burned, first_round
 
 

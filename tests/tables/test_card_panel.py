@@ -8,9 +8,10 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from tables import fragments, selectors
+from tables import selectors
 from tables.live import consumers
 from tables.models import Shoe
+from tables.pages import fragments
 from tests.dealers import DECK, Dealer, Deck, burned, first_round
 
 ROUND_2 = {"player": ["2H", "3H"], "banker": ["4H", "5H"]}  # cards 9-12 of the deck below

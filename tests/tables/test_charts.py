@@ -10,9 +10,9 @@ import plotly.graph_objects as go
 import pytest
 from plotly.offline import get_plotlyjs_version
 
-from tables import charts
 from tables.game.outcome import PlayedRound, Winner
 from tables.game.stats import shoe_stats
+from tables.pages import charts
 
 B, P, T = Winner.BANKER, Winner.PLAYER, Winner.TIE
 STATS = shoe_stats(PlayedRound(winner=w) for w in (B, B, P, T, B))

@@ -6,7 +6,8 @@ import re
 
 from django.test import Client
 
-from tables import fragments, selectors, services
+from tables import selectors, services
+from tables.pages import fragments
 from tests.road_marks import marks
 from tests.rounds import SEED
 

@@ -94,7 +94,7 @@ def test_a_table_no_page_shows_renders_nothing_but_its_card_for_an_open_lobby(ba
     services.shoe_start(table=table)
     page_opens(lobby_group())
     pushes.sent.clear()
-    with mock.patch("tables.fragments.table_live_html") as render:
+    with mock.patch("tables.pages.fragments.table_live_html") as render:
         services.round_record(table=table, **SEED)
     assert render.call_count == 0
     assert [group for group, _ in pushes.sent] == [lobby_group()]

@@ -72,7 +72,7 @@ def test_once_a_round_has_its_odds_a_page_reads_them_and_computes_no_opening_sho
     round_ = services.round_record(table=table, **SEED).round
     returns = {bet.value: -0.01 for bet in BetType}
     Round.objects.filter(pk=round_.pk).update(odds={"cards": 408, "returns": returns, "no_commission_banker": -0.01})
-    with mock.patch("tables.odds.opening_odds") as opening:
+    with mock.patch("tables.pages.odds_panel.opening_odds") as opening:
         assert "408 cards left" in client.get("/tables/baccarat-1/").content.decode()
     assert not opening.called, "a burn card's enumeration belongs to the first round's page only"
 

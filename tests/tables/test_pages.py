@@ -10,10 +10,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from roads.patterns import PATTERNS
-from tables import fragments, selectors, services
+from tables import selectors, services
 from tables.background import tasks
 from tables.live import consumers, lobby_group
 from tables.models import Table
+from tables.pages import fragments
 from tests.pushes import page_opens
 from tests.road_marks import marks
 from tests.rounds import SEED
@@ -171,7 +172,7 @@ def test_pages_that_resync_together_cost_one_render_and_a_rename_or_a_round_show
     table, _ = baccarat_1
     services.shoe_start(table=table)
     services.round_record(table=table, **SEED)
-    with mock.patch("tables.fragments.render_to_string", wraps=fragments.render_to_string) as render:
+    with mock.patch("tables.pages.fragments.render_to_string", wraps=fragments.render_to_string) as render:
         pages = [consumers.table_missed("baccarat-1", None) for _ in range(3)]
         assert render.call_count == 1 and pages[0] is pages[1] is pages[2], "one string, not a copy a page"
         fragments.recent_live.clear()  # as in another process: the render is in the shared cache only
@@ -191,7 +192,7 @@ def test_the_lobby_serves_kept_cards_and_renders_only_the_tables_that_changed(cl
         services.shoe_start(table=t)
     tasks.lobby_cards_render()  # beat's periodic task
     services.round_record(table=table, **SEED)
-    with mock.patch("tables.fragments._card_render", wraps=fragments._card_render) as render:
+    with mock.patch("tables.pages.fragments._card_render", wraps=fragments._card_render) as render:
         page = client.get("/").content.decode()
         assert [call.args[0].slug for call in render.call_args_list] == ["baccarat-1"]
         assert "<dt>Round</dt><dd>1</dd>" in page and "Baccarat 2" in page
@@ -210,7 +211,7 @@ def test_beat_keeps_the_lobby_cards_in_each_language_a_lobby_page_shows(client: 
     with mock.patch("tables.selectors.lobby_sources", wraps=selectors.lobby_sources) as reads:
         tasks.lobby_cards_render()
     assert reads.call_count == 1, "the tables are read once for every language"
-    with mock.patch("tables.fragments._card_render", wraps=fragments._card_render) as render:
+    with mock.patch("tables.pages.fragments._card_render", wraps=fragments._card_render) as render:
         assert "大路" in client.get("/?lang=zh-hant").content.decode()
         assert "Big Road" in client.get("/").content.decode()
         assert render.call_count == 0, "kept in English and in the language a page shows"

@@ -16,11 +16,12 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from config.asgi import application
-from tables import fragments, selectors, services
+from tables import selectors, services
 from tables.background import odds
 from tables.game.shoe import CutCardRule, DealingShoe
 from tables.models import Round, Table
 from tables.page_version import PageVersion
+from tables.pages import fragments
 from tests.road_marks import marks
 from tests.rounds import SEED
 

@@ -53,7 +53,7 @@ def test_a_failed_push_never_loses_the_round(baccarat_1, monkeypatch) -> None:
     recorded = services.round_record(table=table, **SEED)
     assert broken.tried, "the push reached the broken layer"
     assert Round.objects.filter(pk=recorded.round.pk).exists()
-    monkeypatch.setattr("tables.fragments.table_live_html", lambda *args: 1 / 0)  # a template that fails
+    monkeypatch.setattr("tables.pages.fragments.table_live_html", lambda *args: 1 / 0)  # a template that fails
     assert services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"]).created
     assert Round.objects.count() == 2
 

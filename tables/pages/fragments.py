@@ -24,11 +24,12 @@ from roads import svg
 from roads.entries import RoadRound
 from roads.selectors import ShoeRoads, roads_of
 
-from . import charts, odds, selectors
-from .game.outcome import Winner
-from .game.stats import shoe_stats
-from .models import Round, Shoe, Table
-from .page_version import PageVersion
+from .. import selectors
+from ..game.outcome import Winner
+from ..game.stats import shoe_stats
+from ..models import Round, Shoe, Table
+from ..page_version import PageVersion
+from . import charts, odds_panel
 
 HISTORY_ROWS = 20  # rounds in the live history; the whole shoe is one click away
 CARD_SECONDS = 24 * 3600  # a cached lobby card; its key changes whenever the card would
@@ -71,7 +72,7 @@ def table_context(
         "good_roads": road_data.roads.good_roads(),
         "version": selectors.table_version(shoe) if version is None else version,
         **stats_context(road_data),
-        "odds": odds.odds_context(table, shoe, rounds),
+        "odds": odds_panel.odds_context(table, shoe, rounds),
         "limits": selectors.table_limits(table),
     }
 
@@ -216,7 +217,10 @@ def table_odds_html(table: Table) -> str:
     shoe = selectors.shoe_find(table=table, which="current")
     rounds = _rounds_newest_first(shoe)
     context: dict[str, Any] = {"table": table, "shoe": shoe, "rounds": rounds}
-    context |= {"version": selectors.table_version_of(shoe, rounds), "odds": odds.odds_context(table, shoe, rounds)}
+    context |= {
+        "version": selectors.table_version_of(shoe, rounds),
+        "odds": odds_panel.odds_context(table, shoe, rounds),
+    }
     return render_to_string("tables/_odds_push.html", context)
 
 

@@ -13,9 +13,10 @@ from roads.patterns import PATTERNS, Pattern
 from roads.selectors import roads_of
 from roads.svg import ROAD_TITLES
 
-from . import fragments, odds, selectors
-from .labels import bet_label
-from .models import Shoe, Table
+from .. import selectors
+from ..labels import bet_label
+from ..models import Shoe, Table
+from . import fragments, odds_panel
 
 SCREEN_TABLES = 12  # tables per page on a lobby screen (1920x1080)
 DISPLAY_BANNER_SECONDS = 5  # how long a table display shows "Banker wins" after a round
@@ -89,7 +90,7 @@ def table_display(request: HttpRequest, slug: str) -> HttpResponse:
 def table_odds(request: HttpRequest, slug: str) -> HttpResponse:
     """Payouts & odds: the table's paytable and the exact full-shoe return table of every bet."""
     table = get_object_or_404(Table, slug=slug)
-    full = odds.full_shoe_odds(table)
+    full = odds_panel.full_shoe_odds(table)
     tables = [(bet_label(bet), bet_odds) for bet, bet_odds in full.bets.items()]
     if table.variant == "standard":
         tables.insert(2, (_("Banker (No Commission)"), full.no_commission_banker))

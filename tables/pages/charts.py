@@ -16,9 +16,9 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
-from .game.outcome import Winner
-from .game.stats import THEORETICAL_SHARES, ShoeStats
-from .labels import winner_name
+from ..game.outcome import Winner
+from ..game.stats import THEORETICAL_SHARES, ShoeStats
+from ..labels import winner_name
 
 BANKER, PLAYER, TIE, GOLD, MUTED, GRID = "#d9342b", "#1f6fd1", "#1e9e4a", "#d8b35a", "#8fa39a", "#2a3d35"
 

@@ -14,10 +14,11 @@ from django.utils.translation import gettext_lazy
 from roads import svg
 from roads.selectors import roads_after
 
-from . import fragments, selectors
-from .game.bets import BetType
-from .labels import bet_label
-from .models import Round
+from .. import selectors
+from ..game.bets import BetType
+from ..labels import bet_label
+from ..models import Round
+from . import fragments
 
 # Longer than any Transaction ID (16 characters) and shorter than the column (20); letters
 # and digits only, so nothing else reaches the database (PostgreSQL refuses a NUL).

@@ -12,27 +12,20 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
+from ..game.bets import BetType, Paytable
+from ..game.cards import Card
+from ..game.odds import Composition, ShoeOdds, shoe_odds
+from ..labels import bet_label
+from ..models import Round, Shoe, Table
 from . import charts
-from .game.bets import BetType, Paytable
-from .game.cards import unpack_cards
-from .game.odds import Composition, ShoeOdds, shoe_odds
-from .labels import bet_label
-from .models import Round, Shoe, Table
 
 CHART_BETS = (BetType.BANKER, BetType.PLAYER, BetType.TIE, BetType.PLAYER_PAIR)
 
 
-def opening_composition(decks: int, burn_card: str = "") -> Composition:
-    """The shoe before its first round: every card of its decks but the burn card, which
-    the dealer turned over for all to see. The cards burned face down stay unknown, so
-    they stay in: the odds are exact for what the table has shown."""
-    full = Composition.full(decks)
-    return full.without(unpack_cards(burn_card)) if burn_card else full
-
-
 @lru_cache(maxsize=64)
 def _opening(decks: int, burn_card: str, paytable_json: str) -> ShoeOdds:
-    return shoe_odds(opening_composition(decks, burn_card), Paytable().updated(json.loads(paytable_json)))
+    burn = Card.parse(burn_card) if burn_card else None
+    return shoe_odds(Composition.opening(decks, burn), Paytable().updated(json.loads(paytable_json)))
 
 
 def full_shoe_odds(table: Table) -> ShoeOdds:
