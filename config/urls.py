@@ -5,6 +5,7 @@ from django.urls import include, path
 
 from tables.access import login
 from tables.api import api, bad_request, not_found, server_error
+from tables.desk import views as desk
 
 
 def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
@@ -16,6 +17,7 @@ def favicon(request: HttpRequest) -> HttpResponsePermanentRedirect:
 urlpatterns = [
     path("favicon.ico", favicon),
     path("admin/login/", login.login),  # admin's own login view, its throttle's refusals answered 429
+    path("admin/", admin.site.admin_view(desk.admin_index)),  # admin's index, the reviewer's desk above it
     path("admin/", admin.site.urls),
     path("api/", api.urls),
     path("i18n/", include("django.conf.urls.i18n")),  # set_language: the switch on every page

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
@@ -29,21 +28,16 @@ from django.urls import URLPattern, path, reverse
 from django.utils import timezone
 from django.utils.cache import add_never_cache_headers
 from django.utils.formats import date_format
-from django.utils.html import format_html, format_html_join
+from django.utils.html import format_html
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
 
-from roads import svg
-from roads.selectors import roads_after
-
-from . import selectors, services, shoe_desk
+from . import selectors, services
 from .access import login
-from .game.bets import BetType
-from .game.outcome import Winner
-from .labels import bet_label, winner_name
+from .desk import rounds
+from .desk import shoe as shoe_desk
+from .labels import winner_name
 from .models import Round, RoundAudit, Shoe, Table
-from .pages import receipts
-from .pages.fragments import TABLE_ROADS
 
 # Sign-ins go through the throttled form (its documented hook); config/urls.py routes
 # the login page through tables.access.login.login, which answers its refusals with 429.
@@ -91,7 +85,7 @@ class TableAdmin(admin.ModelAdmin):
 
 @admin.register(Shoe)
 class ShoeAdmin(admin.ModelAdmin):
-    """A shoe's page is the reviewer's desk (tables/shoe_desk.py): read-only, with a
+    """A shoe's page is the reviewer's desk (tables/desk/shoe.py): read-only, with a
     replay of the table page after any of its rounds; nothing on it can be saved."""
 
     list_display = ["table", "number", "state", "decks", "started_at", "ended_at"]
@@ -161,51 +155,6 @@ class ShoeAdmin(admin.ModelAdmin):
         return TemplateResponse(request, "admin/tables/shoe/_replay.html", context)
 
 
-class VoidForm(forms.Form):
-    reason = forms.CharField(
-        label=gettext_lazy("Reason"),
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=gettext_lazy("Why these rounds are void, e.g. a card misread."),
-    )
-
-
-def _cards(cards: tuple) -> str:
-    return format_html_join(
-        " ", "<span style='color:{}'>{}</span>", ((("#c00" if c.suit.is_red else "#000"), c.label) for c in cards)
-    )
-
-
-def _odds_rows(odds: dict[str, Any]) -> list[tuple[str, float]]:
-    """(bet, expected return per unit staked) of the odds stored after a round, the bet
-    named in the page's language."""
-    returns = odds.get("returns", {})
-    rows = [(bet_label(bet), returns[bet.value]) for bet in BetType if bet.value in returns]
-    if returns and odds.get("no_commission_banker") is not None:
-        rows.append((_("Banker, no commission"), odds["no_commission_banker"]))
-    return rows
-
-
-def round_desk_context(round_: Round) -> dict[str, Any]:
-    """What the round's page shows: its hands, every bet, the odds after it, the shoe's
-    roads as they stood after it with this round marked, its neighbours and its history."""
-    shoe = round_.shoe
-    road_data = roads_after(shoe=shoe, number=round_.number)
-    marked = road_data.index_of(round_.number)
-    return {
-        "round": round_,
-        "shoe": shoe,
-        "table": shoe.table,
-        "winner": Winner(round_.winner),
-        "bets": receipts.bet_lines(round_.bets or {}),
-        "odds": round_.odds,
-        "odds_rows": _odds_rows(round_.odds or {}),
-        "boards": svg.boards(road_data.roads, TABLE_ROADS, whole=True, marked=marked),
-        "previous": shoe.rounds.filter(number__lt=round_.number).order_by("-number").first(),
-        "next": shoe.rounds.filter(number__gt=round_.number).order_by("number").first(),
-        "events": selectors.round_audit_events(round_=round_),
-    }
-
-
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
     # Fits 1440 px: the cards and side results in one column each, not one per flag.
@@ -244,9 +193,9 @@ class RoundAdmin(admin.ModelAdmin):
     def hands(self, obj: Round) -> str:
         return format_html(
             '<span class="desk-nowrap">{} <b>{}</b></span> · <span class="desk-nowrap">{} <b>{}</b></span>',
-            _cards(obj.player_hand),
+            rounds.cards_html(obj.player_hand),
             obj.player_score,
-            _cards(obj.banker_hand),
+            rounds.cards_html(obj.banker_hand),
             obj.banker_score,
         )
 
@@ -304,7 +253,7 @@ class RoundAdmin(admin.ModelAdmin):
             raise PermissionDenied
         context = {
             **self.admin_site.each_context(request),
-            **round_desk_context(round_),
+            **rounds.round_desk_context(round_),
             "title": _("Round %(id)s") % {"id": round_.round_id},
             "opts": self.opts,
             "can_void": self.has_void_permission(request, round_) and not round_.voided,
@@ -318,7 +267,7 @@ class RoundAdmin(admin.ModelAdmin):
         if not self.has_void_permission(request, round_):
             raise PermissionDenied
         page = reverse("admin:tables_round_change", args=[round_.pk])
-        form = VoidForm(request.POST if request.method == "POST" else None)
+        form = rounds.VoidForm(request.POST if request.method == "POST" else None)
         if round_.voided:
             self.message_user(request, _("Round %(id)s is already voided.") % {"id": round_.round_id}, messages.WARNING)
             return HttpResponseRedirect(page)
@@ -350,7 +299,7 @@ class RoundAdmin(admin.ModelAdmin):
 
     @admin.action(description=gettext_lazy("Void the selected rounds…"), permissions=["void"])
     def void_rounds(self, request: HttpRequest, queryset: QuerySet[Round]) -> HttpResponse | None:
-        form = VoidForm(request.POST if "apply" in request.POST else None)
+        form = rounds.VoidForm(request.POST if "apply" in request.POST else None)
         if form.is_valid():
             voided = 0
             for round_ in queryset:

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from . import review_views
+from .desk import views as desk
 from .pages import receipt_views, views
 
 app_name = "tables"
@@ -13,7 +13,7 @@ urlpatterns = [
     path("tables/<slug:slug>/tip/", views.round_tip, name="round_tip"),
     path("tables/<slug:slug>/shoes/<int:number>/cards/", views.table_cards, name="cards"),
     path("rounds/<str:round_id>/", receipt_views.round_receipt, name="receipt"),
-    path("review/", review_views.review_page, name="review"),
-    path("review/rounds.csv", review_views.export_csv, name="export_csv"),
-    path("review/rounds.json", review_views.export_json, name="export_json"),
+    path("review/", desk.review_page, name="review"),
+    path("review/rounds.csv", desk.export_csv, name="export_csv"),
+    path("review/rounds.json", desk.export_json, name="export_json"),
 ]

@@ -10,8 +10,9 @@ from celery import shared_task
 from django.conf import settings
 from django.db import OperationalError
 
-from .. import live, review
+from .. import live
 from ..demo import simulator
+from ..desk import review
 from ..pages import fragments
 from . import odds
 

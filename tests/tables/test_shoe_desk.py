@@ -9,8 +9,8 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 
 from tables import services
+from tables.desk.shoe import cards_dealt, replay_context, shoe_review, shoe_rounds
 from tables.models import Shoe, Table
-from tables.shoe_desk import cards_dealt, replay_context, shoe_review, shoe_rounds
 from tests.rounds import SEED
 
 BANKER_WIN = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}  # B natural 9

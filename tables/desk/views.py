@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
+from django.conf import settings
+from django.contrib import admin
 from django.contrib.auth.decorators import user_passes_test
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
 from django.shortcuts import render
 from django.utils import translation
 
+from .. import selectors
 from . import review
+
+GLANCE_SHOES = 50  # the latest shoes tested for the flag
+GLANCE_EVENTS = 10  # the latest audit events listed
 
 staff_only: Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]] = user_passes_test(
     lambda user: user.is_active and user.is_staff, login_url="admin:login"
@@ -68,3 +74,19 @@ def export_csv(request: HttpRequest) -> HttpResponseBase:
 @staff_only
 def export_json(request: HttpRequest) -> HttpResponseBase:
     return _export(request, review.export_json_chunks, "rounds.json", "application/json")
+
+
+def admin_index(request: HttpRequest) -> HttpResponse:
+    """Admin's index with the reviewer's desk above its apps: flagged shoes and recent
+    voids at a glance, for those who may view rounds (``config/urls.py`` serves it through
+    ``admin.site.admin_view``, staff only, before admin's own index)."""
+    glance = None
+    if request.user.has_perm("tables.view_round"):
+        threshold = settings.REVIEW_P_THRESHOLD
+        glance = {
+            "threshold": threshold,
+            "shoes": GLANCE_SHOES,
+            "flagged": selectors.recent_flagged_shoes(threshold=threshold, shoes=GLANCE_SHOES),
+            "events": selectors.recent_audit_events(limit=GLANCE_EVENTS),
+        }
+    return admin.site.index(request, extra_context={"glance": glance})

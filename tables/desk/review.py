@@ -22,9 +22,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from .game.bets import BetType
-from .game.outcome import Winner
-from .game.review import (
+from ..game.bets import BetType
+from ..game.outcome import Winner
+from ..game.review import (
     Frequencies,
     expected_streaks,
     flat_bet_curve,
@@ -32,10 +32,10 @@ from .game.review import (
     full_shoe_rates,
     streak_lengths,
 )
-from .labels import bet_label
-from .models import Round, RoundAudit, Shoe, Table
-from .pages import charts
-from .selectors import played_round, round_to_data
+from ..labels import bet_label
+from ..models import Round, RoundAudit, Shoe, Table
+from ..pages import charts
+from ..selectors import played_round, round_to_data
 
 LONGEST_STREAK = 8  # streak lengths shown one by one; the last bucket is "8 or more"
 CURVE_POINTS = 2000  # flat-bet curves are thinned to about this many points

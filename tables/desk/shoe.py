@@ -19,11 +19,11 @@ from django.utils.translation import gettext as _
 from roads import svg
 from roads.selectors import roads_of
 
-from . import selectors
-from .game.cards import RANKS, Card, Suit, unpack_cards
-from .game.review import Frequencies, frequencies, full_shoe_rates
-from .models import Round, Shoe
-from .pages.fragments import stats_context
+from .. import selectors
+from ..game.cards import RANKS, Card, Suit, unpack_cards
+from ..game.review import Frequencies, frequencies, full_shoe_rates
+from ..models import Round, Shoe
+from ..pages.fragments import stats_context
 
 # The replay draws each road whole, as the table page does (its columns only size a
 # lobby card's).
@@ -111,7 +111,7 @@ class ShoeReview:
 
 
 def shoe_review(shoe: Shoe, rounds: list[Round], threshold: float | None = None) -> ShoeReview:
-    """As the review page tests a shoe (:func:`tables.review.report`): its played rounds
+    """As the review page tests a shoe (:func:`tables.desk.review.report`): its played rounds
     against a full shoe of its decks, flagged when a p-value falls under the threshold."""
     played = [selectors.played_round(r) for r in rounds if not r.voided]
     threshold = settings.REVIEW_P_THRESHOLD if threshold is None else threshold

@@ -1,0 +1,68 @@
+"""The reviewer's desk for one round (its admin page): what it shows, and the form that
+voids it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.utils.html import format_html_join
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from roads import svg
+from roads.selectors import roads_after
+
+from .. import selectors
+from ..game.bets import BetType
+from ..game.outcome import Winner
+from ..labels import bet_label
+from ..models import Round
+from ..pages import receipts
+from ..pages.fragments import TABLE_ROADS
+
+
+class VoidForm(forms.Form):
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=gettext_lazy("Why these rounds are void, e.g. a card misread."),
+    )
+
+
+def cards_html(cards: tuple) -> str:
+    """A hand's cards as admin lists show them, hearts and diamonds red."""
+    return format_html_join(
+        " ", "<span style='color:{}'>{}</span>", ((("#c00" if c.suit.is_red else "#000"), c.label) for c in cards)
+    )
+
+
+def _odds_rows(odds: dict[str, Any]) -> list[tuple[str, float]]:
+    """(bet, expected return per unit staked) of the odds stored after a round, the bet
+    named in the page's language."""
+    returns = odds.get("returns", {})
+    rows = [(bet_label(bet), returns[bet.value]) for bet in BetType if bet.value in returns]
+    if returns and odds.get("no_commission_banker") is not None:
+        rows.append((_("Banker, no commission"), odds["no_commission_banker"]))
+    return rows
+
+
+def round_desk_context(round_: Round) -> dict[str, Any]:
+    """What the round's page shows: its hands, every bet, the odds after it, the shoe's
+    roads as they stood after it with this round marked, its neighbours and its history."""
+    shoe = round_.shoe
+    road_data = roads_after(shoe=shoe, number=round_.number)
+    marked = road_data.index_of(round_.number)
+    return {
+        "round": round_,
+        "shoe": shoe,
+        "table": shoe.table,
+        "winner": Winner(round_.winner),
+        "bets": receipts.bet_lines(round_.bets or {}),
+        "odds": round_.odds,
+        "odds_rows": _odds_rows(round_.odds or {}),
+        "boards": svg.boards(road_data.roads, TABLE_ROADS, whole=True, marked=marked),
+        "previous": shoe.rounds.filter(number__lt=round_.number).order_by("-number").first(),
+        "next": shoe.rounds.filter(number__gt=round_.number).order_by("number").first(),
+        "events": selectors.round_audit_events(round_=round_),
+    }
