@@ -43,7 +43,7 @@ def _deal() -> None:
     rng = random.Random(7)
     # No page is open while setting up: skip the pushes and the per-round odds (the
     # measured table gets its odds below) so setup stays quick.
-    with mock.patch("tables.live.table_changed"), mock.patch("tables.services.round_odds_queue"):
+    with mock.patch("tables.live.table_changed"), mock.patch("tables.services.rounds.round_odds_queue"):
         for table in demo_tables_ensure(count=TABLES):
             # A shallow cut card, so that a shoe lasts the ROUNDS a lobby usually shows.
             shoe = DealingShoe.shuffled(

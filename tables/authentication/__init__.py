@@ -1,0 +1,10 @@
+"""Card authentication (seed 001): every card of a shoe committed before it is dealt (its
+Public Hash Value), and each card's plaintext checked against it as the card is
+burned, dealt or revealed.
+
+- ``tables/game/authentication.py`` (the pure core): hashes, plaintexts, the burn.
+- :mod:`.services`: the checks a burn, a round and a reveal make, and the refusals kept
+  for reviewers; the reveal of a shoe's cards at its end.
+- :mod:`.verify`: checking a card or a downloaded shoe offline, with the standard library
+  only (``python -m tables.verify``).
+"""

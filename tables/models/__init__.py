@@ -1,0 +1,20 @@
+"""Tables, shoes and rounds: the database is the truth.
+
+- :mod:`.tables`: :class:`Table`.
+- :mod:`.shoes`: :class:`Shoe`.
+- :mod:`.rounds`: :class:`Round` and its append-only audit trail, :class:`RoundAudit`.
+- :mod:`.card_authentication`: :class:`ShoeCard` (a committed card) and
+  :class:`PlaintextRefusal` (a plaintext refused), seed 001's records.
+"""
+
+from __future__ import annotations
+
+from .card_authentication import PlaintextRefusal, ShoeCard
+from .rounds import AppendOnly, AppendOnlyError, Round, RoundAudit
+from .shoes import Shoe
+from .tables import CUT_CARD_RULE_CHOICES, Table, Variant, token_digest
+
+__all__ = [
+    "CUT_CARD_RULE_CHOICES", "AppendOnly", "AppendOnlyError", "PlaintextRefusal", "Round", "RoundAudit", "Shoe",
+    "ShoeCard", "Table", "Variant", "token_digest",
+]  # fmt: skip

@@ -1,0 +1,31 @@
+"""Writes. Every writer (ingest API, admin, simulator, commands) calls these; one
+service records a round (:func:`round_record`).
+
+- :mod:`.tables`: a table made, its ingest token rotated.
+- :mod:`.shoes`: a shoe started, burned, ended.
+- :mod:`.rounds`: a round recorded, or voided.
+
+Card authentication's checks and the reveal at a shoe's end are its own room's
+(:mod:`tables.authentication.services`); the refusals of all are :mod:`tables.errors`.
+"""
+
+from __future__ import annotations
+
+from ..authentication.services import PlaintextRefusedError, Refusal, shoe_reveal
+from ..errors import (
+    NoOpenShoeError,
+    RoundAlreadyVoidedError,
+    RoundConflictError,
+    ServiceError,
+    ShoeConflictError,
+    ShoeNotFoundError,
+)
+from .rounds import RecordedRound, round_record, round_void
+from .shoes import BurnDone, shoe_burn, shoe_end, shoe_start
+from .tables import table_create, table_token_rotate
+
+__all__ = [
+    "BurnDone", "NoOpenShoeError", "PlaintextRefusedError", "RecordedRound", "Refusal", "RoundAlreadyVoidedError",
+    "RoundConflictError", "ServiceError", "ShoeConflictError", "ShoeNotFoundError", "round_record", "round_void",
+    "shoe_burn", "shoe_end", "shoe_reveal", "shoe_start", "table_create", "table_token_rotate",
+]  # fmt: skip

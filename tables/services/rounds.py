@@ -1,0 +1,194 @@
+"""Rounds: recorded (the one service every writer calls), and voided."""
+
+from __future__ import annotations
+
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from .. import live
+from ..authentication import services as authentication
+from ..background.odds import round_odds_queue
+from ..errors import RoundAlreadyVoidedError, RoundConflictError, ShoeConflictError
+from ..game.bets import results_to_data, settle_bets
+from ..game.cards import Card, pack_cards
+from ..game.outcome import RoundOutcome
+from ..game.validation import FieldError, IllegalRoundError, check_name, check_shoe_counts, validate_round
+from ..models import Round, RoundAudit, Shoe, ShoeCard, Table
+from .shoes import open_shoe_locked
+
+_CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+
+
+def _new_round_id() -> str:
+    """16 characters: 10 of milliseconds since the epoch (so IDs sort by time) and 6
+    random ones, in Crockford's base32 (no I, L, O, U to misread in a dispute)."""
+    value = (time.time_ns() // 1_000_000) << 30 | secrets.randbits(30)
+    chars = []
+    for _ in range(16):
+        value, digit = divmod(value, 32)
+        chars.append(_CROCKFORD[digit])
+    return "".join(reversed(chars))
+
+
+@dataclass(frozen=True)
+class RecordedRound:
+    round: Round
+    created: bool  # False when an identical retry matched an existing round
+
+
+def round_record(
+    *,
+    table: Table,
+    player: object,
+    banker: object,
+    number: int | None = None,
+    dealer: str | None = None,
+    plaintexts: list[object] | None = None,
+) -> RecordedRound:
+    """Validate a reported round and store it in the table's open shoe.
+
+    ``number`` is the round's number in the shoe; without it the next one is used.
+    Replaying an existing number with identical cards returns that round
+    (``created=False``), with other cards raises :class:`RoundConflictError`.
+    Raises :class:`~tables.game.validation.IllegalRoundError` for a round the rules
+    or the shoe forbid, and :class:`NoOpenShoeError`.
+
+    On an authenticated shoe the round carries ``plaintexts``, one per card in dealing
+    order, which take the shoe's next card numbers: each must name the card reported
+    at its place and hash to its card's public hash (refusals are kept for reviewers).
+    A round before the burn of an authenticated shoe raises :class:`ShoeConflictError`.
+    """
+    outcome = validate_round(player, banker)  # before any lock: bad input changes nothing
+    if dealer is not None:
+        check_name("dealer", dealer)
+    try:
+        try:
+            return _round_insert(table=table, outcome=outcome, number=number, dealer=dealer, plaintexts=plaintexts)
+        except IntegrityError:
+            # A concurrent writer stored this number first (or, once in an age, the same
+            # round ID): look again, now that the other transaction has committed.
+            return _round_insert(table=table, outcome=outcome, number=number, dealer=dealer, plaintexts=plaintexts)
+    except authentication.PlaintextRefusedError as refused:
+        authentication.record_refusals(refused)
+        raise
+
+
+def _round_insert(
+    *, table: Table, outcome: RoundOutcome, number: int | None, dealer: str | None, plaintexts: list[object] | None
+) -> RecordedRound:
+    with transaction.atomic():
+        shoe = open_shoe_locked(table)
+        last = shoe.last_number
+        if number is not None and number <= last:  # a dealer's retry, or a conflict
+            existing = shoe.rounds.filter(number=number).first()
+            if existing is not None:
+                return RecordedRound(_replayed(existing, outcome, plaintexts), created=False)
+        expected = last + 1
+        if number is not None and number != expected:
+            raise RoundConflictError(f"round {number} is not the next round of shoe {shoe.number}: expected {expected}")
+        if shoe.authenticated and not shoe.burn_card:
+            raise ShoeConflictError(
+                f"shoe {shoe.number} is authenticated: burn first (POST .../shoes/current/burn with card 1's plaintext)"
+            )
+        check_shoe_counts(outcome, dealt=_dealt_counts(shoe.dealt + shoe.burn_card, outcome), decks=shoe.decks)
+        if shoe.authenticated:
+            cards = authentication.round_cards(shoe, outcome, plaintexts, round_number=expected)
+        elif plaintexts is not None:
+            raise IllegalRoundError([FieldError("plaintexts", authentication.not_authenticated(shoe))])
+        if dealer and dealer != table.dealer_name:
+            Table.objects.filter(pk=table.pk).update(dealer_name=dealer)
+            table.dealer_name = dealer
+        bets = settle_bets(outcome, table.get_paytable(), round_number=expected)
+        player_cards, banker_cards = pack_cards(outcome.player_cards), pack_cards(outcome.banker_cards)
+        round_ = Round.objects.create(
+            round_id=_new_round_id(),
+            shoe=shoe,
+            number=expected,
+            player_cards=player_cards,
+            banker_cards=banker_cards,
+            winner=outcome.winner.value,
+            player_score=outcome.player_score,
+            banker_score=outcome.banker_score,
+            player_card_count=len(outcome.player_cards),
+            banker_card_count=len(outcome.banker_cards),
+            player_natural=outcome.player_natural,
+            banker_natural=outcome.banker_natural,
+            player_pair=outcome.player_pair,
+            banker_pair=outcome.banker_pair,
+            player_perfect_pair=outcome.player_perfect_pair,
+            banker_perfect_pair=outcome.banker_perfect_pair,
+            banker_wins_with_six=outcome.banker_wins_with_six,
+            margin=outcome.margin,
+            bets=results_to_data(bets),
+            dealer_name=dealer or table.dealer_name,
+        )
+        changes: dict[str, Any] = {"last_number": expected, "dealt": shoe.dealt + player_cards + banker_cards}
+        if shoe.authenticated:
+            for card_row, plaintext in zip(cards, plaintexts or (), strict=True):
+                card_row.plaintext, card_row.state, card_row.round = str(plaintext), ShoeCard.State.DEALT, round_
+            ShoeCard.objects.bulk_update(cards, ["plaintext", "state", "round"])
+            changes.update(next_card=shoe.next_card + len(cards), revealed=shoe.revealed + len(cards))
+        Shoe.objects.filter(pk=shoe.pk).update(**changes)
+        transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
+        transaction.on_commit(lambda: round_odds_queue(shoe_id=shoe.pk, round_pk=round_.pk))
+    return RecordedRound(round_, created=True)
+
+
+def _dealt_counts(dealt: str, outcome: RoundOutcome) -> dict[Card, int]:
+    """How often each of the round's cards was dealt before, counted in the shoe's packed
+    cards rather than unpacking them all. A code can only match on a card's boundary: no
+    rank letter is a suit letter."""
+    return {card: dealt.count(card.code) for card in (*outcome.player_cards, *outcome.banker_cards)}
+
+
+def _replayed(existing: Round, outcome: RoundOutcome, plaintexts: list[object] | None) -> Round:
+    if (existing.player_cards, existing.banker_cards) != (
+        pack_cards(outcome.player_cards),
+        pack_cards(outcome.banker_cards),
+    ):
+        raise RoundConflictError(
+            f"round {existing.number} of shoe {existing.shoe.number} was already recorded with other cards "
+            f"(player {' '.join(c.code for c in existing.player_hand)}, "
+            f"banker {' '.join(c.code for c in existing.banker_hand)})"
+        )
+    if plaintexts is not None:
+        stored = list(existing.shoe_cards.order_by("number").values_list("plaintext", flat=True))
+        if stored != plaintexts:
+            raise RoundConflictError(
+                f"round {existing.number} of shoe {existing.shoe.number} was already recorded with other plaintexts"
+            )
+    return existing
+
+
+def round_void(*, round_: Round, reason: str, user: object) -> Round:
+    """Void a round ("Malfunction voids all pays and plays"): kept for audit, left out
+    of roads and statistics. Writes the append-only audit event (who, when, what, why)
+    in the same transaction, so a void never happens without its record."""
+    reason = reason.strip()
+    if not reason:
+        raise ValueError("a reason is required to void a round")
+    with transaction.atomic():
+        locked = Round.objects.select_for_update().select_related("shoe__table").get(pk=round_.pk)
+        if locked.voided:
+            raise RoundAlreadyVoidedError(f"round {locked.round_id} is already voided")
+        locked.voided = True
+        locked.void_reason = reason
+        locked.voided_by = user  # type: ignore[assignment]
+        locked.voided_at = timezone.now()
+        locked.save(update_fields=["voided", "void_reason", "voided_by", "voided_at"])
+        RoundAudit.objects.create(
+            round=locked,
+            action=RoundAudit.Action.VOID,
+            user=locked.voided_by,
+            username=getattr(user, "username", "") or "",
+            at=locked.voided_at,
+            reason=reason,
+        )
+        table = locked.shoe.table
+        transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
+    return locked

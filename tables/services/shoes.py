@@ -1,0 +1,126 @@
+"""Shoes: started (plain, or authenticated by its cards' commitments), burned, ended."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.db.models import Max
+from django.utils import timezone
+
+from .. import live
+from ..authentication import services as authentication
+from ..errors import NoOpenShoeError, ShoeConflictError
+from ..game.authentication import Burn, CommitmentError, shoe_commitment, validate_commitments
+from ..game.cards import Card, InvalidCardError
+from ..game.validation import FieldError, IllegalRoundError
+from ..models import Shoe, ShoeCard, Table
+
+
+def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> Shoe:
+    """End the table's open shoe, if any, and open the next one.
+
+    With ``commitments`` (the Public Hash Value of every card, card 1 first) the shoe is
+    authenticated: exactly 52 x decks hashes, no two alike, or
+    :class:`~tables.game.validation.IllegalRoundError` naming the first bad one
+    (``commitments[17]``), and no shoe starts."""
+    hashes = None
+    if commitments is not None:
+        try:
+            hashes = validate_commitments(commitments, decks=table.decks)
+        except CommitmentError as error:
+            raise IllegalRoundError([error.error]) from None
+    with transaction.atomic():
+        Table.objects.select_for_update().filter(pk=table.pk).first()  # serialise shoe changes
+        now = timezone.now()
+        Shoe.objects.filter(table=table, state=Shoe.State.OPEN).update(state=Shoe.State.CLOSED, ended_at=now)
+        last = Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
+        shoe = Shoe.objects.create(
+            table=table,
+            number=last + 1,
+            decks=table.decks,
+            started_at=now,
+            authenticated=hashes is not None,
+            commitment=shoe_commitment(hashes) if hashes else "",
+            card_count=len(hashes) if hashes else 0,
+        )
+        if hashes:
+            ShoeCard.objects.bulk_create(
+                [ShoeCard(shoe=shoe, number=i, hash=h) for i, h in enumerate(hashes, start=1)], batch_size=500
+            )
+        transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
+    return shoe
+
+
+def shoe_end(*, table: Table) -> Shoe:
+    """End the table's open shoe (its last round is played), so its remaining cards can
+    be revealed; the table has no open shoe until the next starts. Raises
+    :class:`NoOpenShoeError`."""
+    with transaction.atomic():
+        Table.objects.select_for_update().filter(pk=table.pk).first()  # serialise shoe changes
+        shoe = Shoe.objects.filter(table=table, state=Shoe.State.OPEN).first()
+        if shoe is None:
+            raise NoOpenShoeError(f"table {table.slug} has no open shoe to end")
+        shoe.state, shoe.ended_at = Shoe.State.CLOSED, timezone.now()
+        shoe.save(update_fields=["state", "ended_at"])
+        transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
+    return shoe
+
+
+@dataclass(frozen=True)
+class BurnDone:
+    shoe: Shoe
+    burn: Burn
+    created: bool  # False when an identical retry matched the burn already made
+
+
+def shoe_burn(*, table: Table, plaintext: object = None, card: object = None) -> BurnDone:
+    """Turn over card 1 of the open shoe and burn the next cards by its value (seeds
+    000/001/002). An authenticated shoe takes card 1's ``plaintext`` (verified against
+    its public hash); a plain shoe takes the ``card``. The burn comes before the first
+    round, once; an identical retry answers the same burn (``created=False``)."""
+    try:
+        return _burn(table=table, plaintext=plaintext, card=card)
+    except authentication.PlaintextRefusedError as refused:
+        authentication.record_refusals(refused)
+        raise
+
+
+def _burn(*, table: Table, plaintext: object, card: object) -> BurnDone:
+    with transaction.atomic():
+        shoe = open_shoe_locked(table)
+        if shoe.authenticated:
+            turned = authentication.burn_plaintext_card(shoe, plaintext, card)
+        else:
+            if plaintext is not None:
+                raise IllegalRoundError([FieldError("plaintext", authentication.not_authenticated(shoe))])
+            try:
+                turned = Card.parse(card)
+            except InvalidCardError as error:
+                raise IllegalRoundError([FieldError("card", str(error))]) from None
+        burn = Burn.of(turned)
+        if shoe.burn_card:
+            if shoe.burn_card == turned.code:
+                return BurnDone(shoe, burn, created=False)
+            raise ShoeConflictError(f"shoe {shoe.number} burned already: card 1 was {shoe.burn_card}", "card")
+        if shoe.last_number:
+            raise ShoeConflictError(f"the burn comes before the first round: shoe {shoe.number} has rounds")
+        if shoe.authenticated:
+            if burn.next_card > shoe.card_count + 1:
+                raise ShoeConflictError(f"shoe {shoe.number} has too few cards to burn {burn.burned}")
+            cards = ShoeCard.objects.filter(shoe=shoe)
+            cards.filter(number=1).update(state=ShoeCard.State.BURN_CARD, plaintext=plaintext)
+            cards.filter(number__in=burn.burned_numbers).update(state=ShoeCard.State.BURNED)
+            shoe.next_card, shoe.revealed = burn.next_card, shoe.revealed + 1
+        shoe.burn_card, shoe.burned = turned.code, burn.burned
+        shoe.save(update_fields=["burn_card", "burned", "next_card", "revealed"])
+        transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
+    return BurnDone(shoe, burn, created=True)
+
+
+def open_shoe_locked(table: Table) -> Shoe:
+    try:
+        return Shoe.objects.select_for_update().get(table=table, state=Shoe.State.OPEN)
+    except Shoe.DoesNotExist:
+        raise NoOpenShoeError(f"table {table.slug} has no open shoe: start one first") from None
