@@ -67,7 +67,7 @@ MIDDLEWARE = [
     "django.middleware.gzip.GZipMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.csp.content_security_policy",
-    "tables.api.json_method_not_allowed",
+    "tables.api.core.json_method_not_allowed",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.locale.LocaleMiddleware",

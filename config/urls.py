@@ -4,7 +4,8 @@ from django.templatetags.static import static
 from django.urls import include, path
 
 from tables.access import login
-from tables.api import api, bad_request, not_found, server_error
+from tables.api.core import bad_request, not_found, server_error
+from tables.api.site import api
 from tables.desk import views as desk
 
 

@@ -34,6 +34,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_
 
 from . import selectors, services
 from .access import login
+from .authentication import selectors as authentication
 from .desk import rounds
 from .desk import shoe as shoe_desk
 from .labels import winner_name
@@ -137,7 +138,7 @@ class ShoeAdmin(admin.ModelAdmin):
             "original": shoe,
             "replay_error": error,
             "shoe_events": selectors.shoe_audit_events(shoe=shoe),
-            "refusals": list(selectors.shoe_plaintext_refusals(shoe=shoe)[:REFUSALS_SHOWN]),
+            "refusals": list(authentication.shoe_plaintext_refusals(shoe=shoe)[:REFUSALS_SHOWN]),
             "refusals_shown": REFUSALS_SHOWN,
             **(extra_context or {}),
         }

@@ -25,6 +25,7 @@ from roads.entries import RoadRound
 from roads.selectors import ShoeRoads, roads_of
 
 from .. import selectors
+from ..authentication import selectors as authentication
 from ..game.outcome import Winner
 from ..game.stats import shoe_stats
 from ..models import Round, Shoe, Table
@@ -208,7 +209,7 @@ def _delta_context(
         "odds": {"pending": version.odds_pending},
         "limits": selectors.table_limits(table),
         # The cards the new rounds revealed: their rows, for a page that shows the list.
-        "card_rows": selectors.shoe_cards(shoe=shoe, rounds_from=base + 1) if shoe and shoe.authenticated else [],
+        "card_rows": authentication.shoe_cards(shoe=shoe, rounds_from=base + 1) if shoe and shoe.authenticated else [],
     }
 
 

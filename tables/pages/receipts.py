@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy
 from roads import svg
 from roads.selectors import roads_after
 
-from .. import selectors
+from ..authentication import selectors as authentication
 from ..game.bets import BetType
 from ..labels import bet_label
 from ..models import Round
@@ -101,7 +101,7 @@ def receipt_context(round_: Round) -> dict[str, Any]:
         "boards": svg.boards(after.roads, widths, marked=after.index_of(round_.number)),
         # An authenticated shoe's cards dealt to this round, with their plaintexts.
         "round_cards": (
-            selectors.shoe_cards(shoe=shoe, rounds_from=round_.number, rounds_to=round_.number)
+            authentication.shoe_cards(shoe=shoe, rounds_from=round_.number, rounds_to=round_.number)
             if shoe.authenticated
             else []
         ),

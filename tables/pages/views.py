@@ -14,6 +14,7 @@ from roads.selectors import roads_of
 from roads.svg import ROAD_TITLES
 
 from .. import selectors
+from ..authentication import selectors as authentication
 from ..labels import bet_label
 from ..models import Shoe, Table
 from . import fragments, odds_panel
@@ -72,7 +73,7 @@ def table_cards(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     only revealed ones are stored."""
     table = get_object_or_404(Table, slug=slug)
     shoe = get_object_or_404(Shoe, table=table, number=number)
-    cards = selectors.shoe_cards(shoe=shoe) if shoe.authenticated else []
+    cards = authentication.shoe_cards(shoe=shoe) if shoe.authenticated else []
     return render(request, "tables/_card_rows.html", {"table": table, "shoe": shoe, "cards": cards})
 
 

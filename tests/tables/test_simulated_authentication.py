@@ -13,7 +13,8 @@ import sys
 
 from django.test import Client
 
-from tables import selectors, services, verify
+from tables import services, verify
+from tables.authentication import selectors as authentication
 from tables.demo.simulator import TableDealer
 from tables.game.authentication import card_hash, shoe_commitment
 from tables.models import Shoe, ShoeCard
@@ -38,7 +39,7 @@ def test_an_authenticated_shoe_dealt_to_its_end_by_the_simulator_is_fully_verifi
     table, _ = services.table_create(slug="sim-1", name="Sim 1", decks=1, simulated=True)
     dealer = TableDealer(table.pk, random.Random(20))
     shoe = deal_one_shoe(dealer)
-    cards = selectors.shoe_cards(shoe=shoe)
+    cards = authentication.shoe_cards(shoe=shoe)
     assert shoe.authenticated and shoe.fully_verified and shoe.revealed == shoe.card_count == len(cards) == 52
     assert all(card_hash(c["plaintext"]) == c["hash"] for c in cards)
     assert shoe.commitment == shoe_commitment([c["hash"] for c in cards])

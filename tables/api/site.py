@@ -1,0 +1,14 @@
+"""The API as served: the operations of every feature, in the order the schema lists them."""
+
+from __future__ import annotations
+
+from ..authentication.api import router as authentication
+from .core import api
+from .rounds import router as rounds
+from .shoes import router as shoes
+
+api.add_router("", shoes)
+api.add_router("", authentication)
+api.add_router("", rounds)
+
+__all__ = ["api"]
