@@ -7,10 +7,6 @@ from typing import Any
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
-from roads.engine import Roads
-from roads.entries import RoadRound
-from roads.selectors import ShoeRoads
-
 from .game.bets import BetType
 from .game.outcome import PlayedRound, Winner
 from .game.review import frequencies, full_shoe_rates
@@ -153,22 +149,6 @@ def _lobby_rounds(shoe_ids: list[int]) -> dict[int, list[LobbyRound]]:
 
 def lobby_rounds_of(shoe: Shoe | None) -> list[LobbyRound]:
     return _lobby_rounds([shoe.pk])[shoe.pk] if shoe else []
-
-
-def lobby_row(table: Table, shoe: Shoe | None, rounds: list[LobbyRound]) -> dict[str, Any]:
-    """One table's lobby card: its open shoe's roads, counts and good roads."""
-    played = [r for r in rounds if not r[4]]  # voided rounds stay out of the roads
-    roads = Roads.of(RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played))
-    winners = [r[1] for r in played]
-    return {
-        "table": table,
-        "shoe": shoe,
-        "roads": ShoeRoads(roads, rounds=[]),  # no titles on a card
-        "last": {"number": played[-1][0], "winner": played[-1][1]} if played else None,
-        "counts": {w: winners.count(w) for w in ("B", "P", "T")},
-        "good_roads": roads.good_roads(),
-        "version": lobby_version(shoe, rounds),
-    }
 
 
 def lobby_version(shoe: Shoe | None, rounds: list[LobbyRound]) -> PageVersion:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from roads.svg import CELL
+from tables.pages.svg import CELL
 
 
 def marks(markup: str, kind: str) -> list[tuple[int, int]]:

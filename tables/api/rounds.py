@@ -10,10 +10,9 @@ from django.http import Http404, HttpRequest
 from ninja import Path, Query, Router, Status
 from pydantic import WithJsonSchema
 
-from roads import selectors as road_selectors
-
 from .. import selectors, services
 from ..pages import receipts
+from ..pages import road_data as road_selectors
 from .bodies import LARGEST_SHOE
 from .core import BODY_ERRORS, READ_ERRORS, ErrorsOut, TableRequest, TableToken, _table
 from .schemas import ReceiptEnvelope, RoundEnvelope, RoundIn, RoundsOut

@@ -10,16 +10,14 @@ from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from roads import svg
-from roads.selectors import roads_after
-
 from .. import selectors
 from ..game.bets import BetType
 from ..game.outcome import Winner
 from ..labels import bet_label
 from ..models import Round
-from ..pages import receipts
+from ..pages import receipts, svg
 from ..pages.fragments import TABLE_ROADS
+from ..pages.road_data import roads_after
 
 
 class VoidForm(forms.Form):

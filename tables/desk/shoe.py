@@ -3,7 +3,7 @@ the cards dealt against what the shoe holds, its rounds, and a replay of the tab
 as it stood after any of its rounds.
 
 Every round of the shoe is read once; the replay's roads and stats are built from the
-first ``k`` of them, as :func:`roads.selectors.roads_after` builds them (voided rounds
+first ``k`` of them, as :func:`tables.pages.road_data.roads_after` builds them (voided rounds
 left out), without a query per step.
 """
 
@@ -16,14 +16,13 @@ from typing import Any
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from roads import svg
-from roads.selectors import roads_of
-
 from .. import selectors
 from ..game.cards import RANKS, Card, Suit, unpack_cards
 from ..game.review import Frequencies, frequencies, full_shoe_rates
 from ..models import Round, Shoe
+from ..pages import svg
 from ..pages.fragments import stats_context
+from ..pages.road_data import roads_of
 
 # The replay draws each road whole, as the table page does (its columns only size a
 # lobby card's).

@@ -20,9 +20,8 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
-from roads import svg
+from roads.engine import Roads
 from roads.entries import RoadRound
-from roads.selectors import ShoeRoads, roads_of
 
 from .. import selectors
 from ..authentication import selectors as authentication
@@ -30,7 +29,8 @@ from ..game.outcome import Winner
 from ..game.stats import shoe_stats
 from ..models import Round, Shoe, Table
 from ..page_version import PageVersion
-from . import charts, odds_panel
+from . import charts, odds_panel, svg
+from .road_data import ShoeRoads, roads_of
 
 HISTORY_ROWS = 20  # rounds in the live history; the whole shoe is one click away
 CARD_SECONDS = 24 * 3600  # a cached lobby card; its key changes whenever the card would
@@ -286,7 +286,7 @@ def _cards_of(sources: list[_LobbySource]) -> list[str]:
 
 
 def _card_render(table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRound]) -> str:
-    return render_to_string("tables/_table_card.html", {"row": selectors.lobby_row(table, shoe, rounds)})
+    return render_to_string("tables/_table_card.html", {"row": lobby_row(table, shoe, rounds)})
 
 
 def _card_key(table: Table, version: PageVersion) -> str:
@@ -298,3 +298,19 @@ def _look(table: Table) -> str:
     (a rename or new limits show at once) and the language it is rendered in."""
     fields = [getattr(table, f.attname) for f in Table._meta.concrete_fields]
     return hashlib.blake2b(repr([*fields, get_language()]).encode(), digest_size=8).hexdigest()
+
+
+def lobby_row(table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRound]) -> dict[str, Any]:
+    """One table's lobby card: its open shoe's roads, counts and good roads."""
+    played = [r for r in rounds if not r[4]]  # voided rounds stay out of the roads
+    roads = Roads.of(RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played))
+    winners = [r[1] for r in played]
+    return {
+        "table": table,
+        "shoe": shoe,
+        "roads": ShoeRoads(roads, rounds=[]),  # no titles on a card
+        "last": {"number": played[-1][0], "winner": played[-1][1]} if played else None,
+        "counts": {w: winners.count(w) for w in ("B", "P", "T")},
+        "good_roads": roads.good_roads(),
+        "version": selectors.lobby_version(shoe, rounds),
+    }

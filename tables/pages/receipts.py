@@ -11,14 +11,12 @@ from typing import Any
 
 from django.utils.translation import gettext_lazy
 
-from roads import svg
-from roads.selectors import roads_after
-
 from ..authentication import selectors as authentication
 from ..game.bets import BetType
 from ..labels import bet_label
 from ..models import Round
-from . import fragments
+from . import fragments, svg
+from .road_data import roads_after
 
 # Longer than any Transaction ID (16 characters) and shorter than the column (20); letters
 # and digits only, so nothing else reaches the database (PostgreSQL refuses a NUL).

@@ -8,16 +8,16 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 
-from roads import labels, svg
 from roads.patterns import PATTERNS, Pattern
-from roads.selectors import roads_of
-from roads.svg import ROAD_TITLES
 
 from .. import selectors
 from ..authentication import selectors as authentication
 from ..labels import bet_label
 from ..models import Shoe, Table
-from . import fragments, odds_panel
+from . import fragments, odds_panel, svg
+from . import road_labels as labels
+from .road_data import roads_of
+from .svg import ROAD_TITLES
 
 SCREEN_TABLES = 12  # tables per page on a lobby screen (1920x1080)
 DISPLAY_BANNER_SECONDS = 5  # how long a table display shows "Banker wins" after a round

@@ -12,14 +12,13 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext_lazy
 
-from roads.labels import pattern_name
-
 from .. import labels
 from ..game.authentication import PlaintextError, plaintext_card
 from ..game.bets import BetType
 from ..game.cards import Card
 from ..game.odds import Event
 from ..game.outcome import Winner
+from ..pages.road_labels import pattern_name
 
 register = template.Library()
 

@@ -12,8 +12,8 @@ import random
 import urllib.request
 from typing import Any
 
-from roads.svg import CELL
 from tables.game.shoe import DealingShoe
+from tables.pages.svg import CELL
 from tests.road_marks import marks
 
 from .browsing import LiveServer, page_width, screenshot, sized_page

@@ -7,9 +7,9 @@ import re
 
 import pytest
 
-from roads import svg
-from roads.selectors import ShoeRoads
-from roads.templatetags.road_svg import road_board
+from tables.pages import svg
+from tables.pages.road_data import ShoeRoads
+from tables.templatetags.road_svg import road_board
 
 from .pictures import roads_of
 

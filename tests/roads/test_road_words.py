@@ -7,8 +7,9 @@ import pytest
 from django.template import Context, Template
 from django.utils import translation
 
-from roads import labels, svg
 from roads.patterns import PATTERNS
+from tables.pages import road_labels as labels
+from tables.pages import svg
 
 from .pictures import roads_of
 

@@ -11,8 +11,8 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from roads.engine import Roads
-from roads.selectors import roads_after
 from tables import services
+from tables.pages.road_data import roads_after
 from tests.road_marks import asks, marks
 from tests.rounds import SEED
 

@@ -5,8 +5,8 @@ import re
 
 import pytest
 
-from roads import svg
 from roads.entries import Color, Winner
+from tables.pages import svg
 from tests.road_marks import asks, marks
 
 from .pictures import roads_of

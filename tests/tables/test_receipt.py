@@ -9,10 +9,10 @@ import pytest
 from django.contrib.auth.models import User
 from django.test import Client
 
-from roads.svg import CELL
 from tables import services
 from tables.models import Round, Table
 from tables.pages import receipts
+from tables.pages.svg import CELL
 from tests.road_marks import marks
 from tests.rounds import SEED
 

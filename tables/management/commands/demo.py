@@ -3,7 +3,8 @@ from django.core.management import call_command
 from django.core.management.base import BaseCommand, CommandParser
 
 from config.asgi import build_application
-from tables.demo.venue import demo_tables_ensure
+
+from ...demo.venue import demo_tables_ensure
 
 
 class Command(BaseCommand):

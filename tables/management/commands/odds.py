@@ -6,9 +6,9 @@ import json
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tables.game.bets import Paytable
-from tables.game.cards import Card, InvalidCardError
-from tables.game.odds import BetOdds, Composition, CompositionError, shoe_odds, shoe_odds_to_data
+from ...game.bets import Paytable
+from ...game.cards import Card, InvalidCardError
+from ...game.odds import BetOdds, Composition, CompositionError, shoe_odds, shoe_odds_to_data
 
 
 class Command(BaseCommand):

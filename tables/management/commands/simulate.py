@@ -2,8 +2,8 @@ import time
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from tables.demo.simulator import Simulation
-from tables.demo.venue import demo_tables_ensure
+from ...demo.simulator import Simulation
+from ...demo.venue import demo_tables_ensure
 
 
 class Command(BaseCommand):

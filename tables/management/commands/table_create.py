@@ -1,9 +1,9 @@
 from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tables import services
-from tables.game.shoe import CutCardRule
-from tables.models import Variant
+from ... import services
+from ...game.shoe import CutCardRule
+from ...models import Variant
 
 
 class Command(BaseCommand):

@@ -1,7 +1,7 @@
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tables import services
-from tables.models import Table
+from ... import services
+from ...models import Table
 
 
 class Command(BaseCommand):

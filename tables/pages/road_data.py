@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tables.game.outcome import Winner
-from tables.models import Round, Shoe
+from roads.engine import Roads
+from roads.entries import RoadRound
 
-from .engine import Roads
-from .entries import RoadRound
+from ..game.outcome import Winner
+from ..models import Round, Shoe
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """Template tags drawing a shoe's roads as SVG: the road in ``tables/_road.html``, its
-marks built in :mod:`roads.svg`; and the roads' words in the page's language
-(:mod:`roads.labels`): ``board.name|road_title``, ``board|road_words``,
+marks built in :mod:`tables.pages.svg`; and the roads' words in the page's language
+(:mod:`tables.pages.road_labels`): ``board.name|road_title``, ``board|road_words``,
 ``key|pattern_name``."""
 
 from __future__ import annotations
@@ -11,10 +11,12 @@ from typing import Any
 from django import template
 from django.utils.safestring import mark_safe
 
-from .. import labels, svg
-from ..derived import CYCLES
-from ..entries import Winner
-from ..selectors import ShoeRoads
+from roads.derived import CYCLES
+from roads.entries import Winner
+
+from ..pages import road_labels as labels
+from ..pages import svg
+from ..pages.road_data import ShoeRoads
 
 register = template.Library()
 

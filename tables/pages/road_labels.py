@@ -12,9 +12,9 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
-from tables.labels import WINNER_NAMES, winner_name
+from roads.entries import Color
 
-from .entries import Color
+from ..labels import WINNER_NAMES, winner_name
 from .svg import BeadPlateFacts, BigRoadFacts, Board, DerivedFacts, RoadFacts
 
 ROAD_TITLES: dict[str, Promise] = {

@@ -26,8 +26,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
-from .engine import Roads
-from .entries import ROWS, Color, RoadRound, Winner
+from roads.engine import Roads
+from roads.entries import ROWS, Color, RoadRound, Winner
 
 CELL = 20  # SVG units per grid cell
 # The roads' names in English, for the core's own use (a road's name is checked against
