@@ -1,0 +1,1 @@
+"""Access: sign-ins and throttles."""

@@ -1,0 +1,1 @@
+"""The ingest API and the public read API."""

@@ -1,0 +1,1 @@
+"""Card authentication (seed 001)."""

@@ -1,0 +1,1 @@
+"""The shared core: tables, shoes and rounds written and stored."""

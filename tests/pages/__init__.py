@@ -1,0 +1,1 @@
+"""The pages players and screens read."""
