@@ -18,8 +18,6 @@ import os
 import signal
 import subprocess
 import sys
-import time
-import urllib.request
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -83,18 +81,12 @@ class Served:
     def start_http(self) -> None:
         """The HTTP server, answering once this returns."""
         if scaled():
-            self.spawn("http", *servers.gunicorn(self.port, workers=2, threads=4))
+            command = servers.gunicorn(self.port, workers=2, threads=4)
         else:
-            self.spawn("http", *servers.uvicorn(self.port), "--lifespan", "on")
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                urllib.request.urlopen(self.url + "/api/openapi.json", timeout=2).close()
-                return
-            except OSError:
-                if time.monotonic() > deadline or self.processes["http"].poll() is not None:
-                    raise RuntimeError(f"the server did not start: see {self.root / 'http.log'}") from None
-                time.sleep(0.1)
+            command = [*servers.uvicorn(self.port), "--lifespan", "on"]
+        self.processes["http"] = servers.start_server(
+            command, url=self.url, log=self.root / "http.log", env=self.env, new_session=True
+        )
 
     def start_workers(self) -> None:
         """A Celery worker and beat (scaled only: the embedded default needs neither)."""

@@ -12,9 +12,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import urllib.request
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import NoReturn
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # How the Procfile serves websockets: uvicorn's stock protocol.
 WS = ("--ws", "websockets-sansio")
@@ -30,6 +33,34 @@ def uvicorn(port: int, deflate: bool = False) -> list[str]:
     """The Procfile's ``ws`` process (websockets: uvicorn, its stock protocol) on ``port``."""
     options = f"--port {port} --ws-per-message-deflate {str(deflate).lower()} --ws-max-size 65536"
     return [sys.executable, "-m", "uvicorn", "config.asgi:application", *WS, *options.split()]
+
+
+def start_server(
+    command: list[str],
+    *,
+    url: str,
+    log: Path,
+    env: dict[str, str] | None = None,
+    timeout: float = 30,
+    new_session: bool = False,
+) -> subprocess.Popen[bytes]:
+    """``command`` run from the project's root, its output in ``log``, once ``url``
+    answers (the API's schema: every server of ours serves it). A server that exits or
+    stays silent for ``timeout`` seconds fails the test, pointing at its log."""
+    with log.open("a") as out:
+        process = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=out, stderr=subprocess.STDOUT, start_new_session=new_session
+        )
+    deadline = time.monotonic() + timeout
+    while True:
+        try:
+            urllib.request.urlopen(url + "/api/openapi.json", timeout=2).close()
+            return process
+        except OSError:
+            if time.monotonic() > deadline or process.poll() is not None:
+                process.kill()
+                raise RuntimeError(f"the server did not start: see {log}") from None
+            time.sleep(0.1)  # a process starting up: nothing to wait on but its port
 
 
 def free_port() -> int:

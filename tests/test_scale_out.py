@@ -80,16 +80,9 @@ class Stack:
         self.processes.append(process)
 
     def server(self, name: str, command: list[str], port: int) -> str:
-        self.spawn(name, *command)
         url = f"http://127.0.0.1:{port}"
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(url + "/api/openapi.json", timeout=1).close()
-                return url
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"{name} did not start: see {self.logs / name}.log")
+        self.processes.append(servers.start_server(command, url=url, log=self.logs / f"{name}.log", env=self.env))
+        return url
 
     def stop(self) -> None:
         for process in self.processes:

@@ -8,7 +8,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
@@ -124,17 +123,9 @@ class Gunicorn:
         return done.stdout.strip()
 
     def start(self) -> Gunicorn:
-        with (self.logs / "gunicorn.log").open("w") as log:
-            command = [*servers.gunicorn(self.port, workers=1, threads=2), "--log-level", "info"]
-            self.process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/api/openapi.json", timeout=1).close()
-                return self
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError(f"gunicorn did not start: see {self.logs}/gunicorn.log")
+        command = [*servers.gunicorn(self.port, workers=1, threads=2), "--log-level", "info"]
+        self.process = servers.start_server(command, url=self.url, log=self.logs / "gunicorn.log", env=self.env)
+        return self
 
     def stop(self) -> None:
         if self.process:

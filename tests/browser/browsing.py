@@ -9,7 +9,6 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -41,7 +40,6 @@ class LiveServer:
     data_dir: Path
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
-    log: Any = None
     tokens: dict[str, str] = field(default_factory=dict)
 
     @property
@@ -68,18 +66,9 @@ class LiveServer:
         self.manage("migrate", "-v0")
 
     def start(self) -> None:
-        self.log = (self.data_dir / "server.log").open("a")
-        self.process = subprocess.Popen(
-            self.command(), cwd=ROOT, env=self.env(), stdout=self.log, stderr=subprocess.STDOUT
+        self.process = servers.start_server(
+            self.command(), url=self.url, log=self.data_dir / "server.log", env=self.env(), timeout=20
         )
-        deadline = time.monotonic() + 20
-        while time.monotonic() < deadline:
-            try:
-                urllib.request.urlopen(self.url + "/api/openapi.json", timeout=1).close()
-                return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start: see " + str(self.data_dir / "server.log"))
 
     def stop(self) -> None:
         if self.process:
@@ -89,7 +78,6 @@ class LiveServer:
             except subprocess.TimeoutExpired:
                 self.process.kill()
             self.process = None
-            self.log.close()
 
     def table(self, slug: str, name: str) -> None:
         self.tokens[slug] = self.manage("table_create", "--slug", slug, "--name", name, "--dealer", "Anna")
