@@ -12,7 +12,8 @@ version}}``) it is ``shoe:round:voided`` for a lobby card and
   reveal or a shoe's end changes no round, yet a page that missed it is behind).
 
 Each number only grows within a shoe, so two versions compare number by number.
-``static/js/live.js`` reads the same format.
+``static/js/live.js`` reads the same format (its ``compare``): a change to it changes
+this module and that script, and nothing else.
 """
 
 from __future__ import annotations

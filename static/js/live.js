@@ -1,8 +1,9 @@
 // Live updates. The server pushes fragments rendered by the page's own templates and
 // htmx swaps each top-level element in (hx-ws: by id, or as its hx-swap-oob says).
 //
-// Versions are "shoe:round:voided:odds:cards" (cards: a number that grows as the shoe's
-// cards are revealed, the burn and the reveal at its end included). Every pushed element carries the version it
+// Versions are "shoe:round:voided:odds:cards" (a lobby card's "shoe:round:voided"), the
+// wire format of tables/page_version.py, which documents each number; the two change
+// together. Every number only grows within a shoe. Every pushed element carries the version it
 // was rendered at. A push is either the whole live part, or a delta for the pages that
 // show version `since` (its elements carry data-since): the history's new rows and the
 // roads' new marks to add, and the parts that changed. A table page shows the rounds
