@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import dj_database_url
+from django.core.exceptions import ImproperlyConfigured
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 
@@ -30,9 +31,17 @@ DATA_DIR.mkdir(parents=True, exist_ok=True)
 
 
 def _secret_key() -> str:
-    """SECRET_KEY, or a random key kept in DATA_DIR so sessions survive restarts."""
+    """SECRET_KEY; on the embedded default, a random key kept in DATA_DIR so sessions
+    survive restarts. In production (``HTTPS=true``) it must be set: every process and
+    every host must sign with one key, and a key written quietly to one host's disk
+    is another host's stranger."""
     if key := env("SECRET_KEY"):
         return key
+    if env_bool("HTTPS"):
+        raise ImproperlyConfigured(
+            "SECRET_KEY is not set: in production (HTTPS=true) every process and host needs the same key; "
+            "make one with: python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+        )
     path = DATA_DIR / "secret_key"
     if not path.exists():
         path.write_text(secrets.token_urlsafe(50))

@@ -34,6 +34,19 @@ def test_check_deploy_is_clean_with_the_production_environment(tmp_path: Path) -
     assert "no issues" in done.stdout
 
 
+def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> None:
+    """Without SECRET_KEY a production host wrote a key of its own to its data dir and
+    `check --deploy` passed: hosts with separate data dirs signed with different keys."""
+    env = {k: v for k, v in os.environ.items() if k != "SECRET_KEY"}
+    env |= {"ALLOWED_HOSTS": "baccarat.example.org", "HTTPS": "true", "DATA_DIR": str(tmp_path)}
+    done = subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy"], cwd=ROOT, env=env, capture_output=True, text=True
+    )
+    assert done.returncode != 0
+    assert "SECRET_KEY is not set: in production (HTTPS=true)" in done.stderr
+    assert not (tmp_path / "secret_key").exists()
+
+
 def procfile() -> dict[str, str]:
     return dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if ": " in line)
 
