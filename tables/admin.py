@@ -39,6 +39,7 @@ from .desk import rounds
 from .desk import shoe as shoe_desk
 from .labels import winner_name
 from .models import Round, RoundAudit, Shoe, Table
+from .templatetags import cards
 
 # Sign-ins go through the throttled form (its documented hook); config/urls.py routes
 # the login page through tables.access.login.login, which answers its refusals with 429.
@@ -51,7 +52,7 @@ REFUSALS_SHOWN = 100  # refused plaintexts listed on a shoe's page, newest first
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "variant", "decks", "cut_card_rule", "dealer_name", "simulated"]
+    list_display = ["name", "slug", "variant", "decks", "cut_card_rule", "dealer", "simulated"]
     list_filter = ["variant", "simulated"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -79,6 +80,11 @@ class TableAdmin(admin.ModelAdmin):
         response = TemplateResponse(request, "admin/tables/table/rotate_token.html", context)
         add_never_cache_headers(response)
         return response
+
+    @admin.display(description=gettext_lazy("dealer name"), ordering="dealer_name")
+    def dealer(self, table: Table) -> str:
+        """The name the dealer system sent, isolated from the columns beside it."""
+        return cards.dealer(table.dealer_name)
 
     def has_rotate_token_permission(self, request: HttpRequest) -> bool:
         return request.user.has_perm(ROTATE_PERMISSION)

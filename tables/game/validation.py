@@ -55,16 +55,36 @@ def check_shoe_counts(outcome: RoundOutcome, *, dealt: Mapping[Card, int], decks
         raise IllegalRoundError(errors)
 
 
+# Characters that change the direction of the text after them until they are closed (or
+# the end of the paragraph): in a name they reorder what a page shows beside it.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp", "Mn", "Me"})  # categories that draw nothing alone
+
+
+def is_visible(text: str) -> bool:
+    """Whether ``text`` draws anything: a name of zero-width spaces looks empty."""
+    return any(unicodedata.category(char) not in INVISIBLE for char in text)
+
+
 def check_name(field: str, text: str) -> None:
-    """A name a dealer system sends (the dealer's) is printable text: a control character
-    (NUL among them, which PostgreSQL cannot store at all, while SQLite stores it) or an
-    unpaired surrogate (no UTF-8 database stores one) is refused, on every database alike.
-    Raises :class:`IllegalRoundError`."""
+    """A name a dealer system sends (the dealer's) is printable text that shows what it
+    says: a control character (NUL among them, which PostgreSQL cannot store at all,
+    while SQLite stores it), an unpaired surrogate (no UTF-8 database stores one) or a
+    bidirectional control (``\u202eannA`` shows as "Anna") is refused, on every database
+    alike, and so is a name of invisible characters alone. Raises :class:`IllegalRoundError`."""
     for position, char in enumerate(text):
-        if unicodedata.category(char) in ("Cc", "Cs"):
-            kind = "an unpaired surrogate" if unicodedata.category(char) == "Cs" else "a control character"
+        kind = None
+        if unicodedata.category(char) == "Cs":
+            kind = "an unpaired surrogate"
+        elif unicodedata.category(char) == "Cc":
+            kind = "a control character"
+        elif char in BIDI_CONTROLS:
+            kind = "a bidirectional control"
+        if kind is not None:
             message = f"{field} has {kind} (U+{ord(char):04X}) at position {position}: names are printable text"
             raise IllegalRoundError([FieldError(field, message)])
+    if text and not is_visible(text):
+        raise IllegalRoundError([FieldError(field, f"{field} has no visible character: a name must show something")])
 
 
 def _parse_hand(side: str, codes: object) -> tuple[tuple[Card, ...], list[FieldError]]:

@@ -18,6 +18,7 @@ from ..game.bets import BetType
 from ..game.cards import Card
 from ..game.odds import Event
 from ..game.outcome import Winner
+from ..game.validation import is_visible
 from ..pages.road_labels import pattern_name
 
 register = template.Library()
@@ -166,3 +167,12 @@ def chart_json(figure: dict[str, Any], element_id: str) -> SafeString:
     figure = figure | {"data": [_compact(trace) for trace in figure["data"]]}
     text = json.dumps(figure, separators=(",", ":")).translate(_JSON_ESCAPES)
     return format_html('<script id="{}" type="application/json">{}</script>', element_id, mark_safe(text))
+
+
+@register.filter
+def dealer(name: str | None) -> SafeString:
+    """A name a dealer system sent, isolated from the text around it (``<bdi>``: a
+    right-to-left name reorders nothing beside it); "—" when it shows nothing."""
+    if not name or not is_visible(name):
+        return mark_safe("—")
+    return format_html('<bdi dir="auto">{}</bdi>', name)
