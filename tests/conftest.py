@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib.auth.models import Group, User
 from django.core.cache import cache
 from django.test import Client
+from django.utils import translation
 
 from tables import live, services
 from tables.background import runner as background
@@ -94,6 +95,15 @@ def listen() -> Iterator[Callable[[str], Listener]]:
     yield make
     for listener in listeners:
         listener.close()
+
+
+@pytest.fixture(autouse=True)
+def default_language() -> Iterator[None]:
+    """Each test starts in the site's default language: a request in another (?lang=th)
+    leaves it active in the test's thread, as a request does in a server's thread until
+    the next one sets its own."""
+    yield
+    translation.activate(settings.LANGUAGE_CODE)
 
 
 @pytest.fixture(autouse=True)
