@@ -23,7 +23,7 @@ router = Router()
 @router.post(
     "/tables/{slug}/shoes",
     auth=TableToken(),
-    response={201: ShoeEnvelope, **BODY_ERRORS},
+    response={200: ShoeEnvelope, 201: ShoeEnvelope, **BODY_ERRORS},
     summary="Start a new shoe (ends the open one)",
     openapi_extra={
         "requestBody": {
@@ -34,15 +34,17 @@ router = Router()
     description=(
         "No body: a plain shoe. With `commitments`, an authenticated shoe (seed 001): the Public Hash Value of "
         "every card, card 1 first, exactly 52 x decks, no two alike; 422 naming the first bad one "
-        "(`commitments[17]`), and no shoe starts. 401 for a missing or wrong token, 429 (with Retry-After) "
-        "after too many of those from one address."
+        "(`commitments[17]`), and no shoe starts; 409 for commitments an earlier shoe had. 201 with the new "
+        "shoe. Safe to retry: while the open shoe has no burn and no round and was started with the same "
+        "commitments (or none), the answer is 200 with that shoe, and no empty twin starts. 401 for a missing "
+        "or wrong token, 429 (with Retry-After) after too many of those from one address."
     ),
 )
 def shoe_create(request: TableRequest, slug: str) -> Status[dict[str, Any]]:
     payload = _optional_body(request, ShoeIn)
     commitments = list(payload.commitments) if payload is not None and payload.commitments is not None else None
-    shoe = services.shoe_start(table=request.auth, commitments=commitments)
-    return Status(201, {"shoe": selectors.shoe_to_data(shoe)})
+    started = services.shoe_start(table=request.auth, commitments=commitments)
+    return Status(201 if started.created else 200, {"shoe": selectors.shoe_to_data(started.shoe)})
 
 
 def _optional_body(request: HttpRequest, schema: type[ShoeIn]) -> ShoeIn | None:

@@ -83,7 +83,7 @@ class TableDealer:
         self.plaintexts = [new_plaintext(card) for card in order]
         started = services.shoe_start(table=table, commitments=[card_hash(p) for p in self.plaintexts])
         burn = services.shoe_burn(table=table, plaintext=self.plaintexts[0])
-        self.shoe_number = started.number
+        self.shoe_number = started.shoe.number
         self.first_dealt = self.next_card = burn.burn.next_card
 
     def _end_and_reveal(self, table: Table) -> None:

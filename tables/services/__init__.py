@@ -21,11 +21,11 @@ from ..errors import (
     ShoeNotFoundError,
 )
 from .rounds import RecordedRound, round_record, round_void
-from .shoes import BurnDone, shoe_burn, shoe_end, shoe_start
+from .shoes import BurnDone, ShoeStarted, shoe_burn, shoe_end, shoe_start
 from .tables import table_create, table_token_rotate
 
 __all__ = [
     "BurnDone", "NoOpenShoeError", "PlaintextRefusedError", "RecordedRound", "Refusal", "RoundAlreadyVoidedError",
-    "RoundConflictError", "ServiceError", "ShoeConflictError", "ShoeNotFoundError", "round_record", "round_void",
-    "shoe_burn", "shoe_end", "shoe_reveal", "shoe_start", "table_create", "table_token_rotate",
+    "RoundConflictError", "ServiceError", "ShoeConflictError", "ShoeNotFoundError", "ShoeStarted", "round_record",
+    "round_void", "shoe_burn", "shoe_end", "shoe_reveal", "shoe_start", "table_create", "table_token_rotate",
 ]  # fmt: skip

@@ -18,21 +18,49 @@ from ..game.validation import FieldError, IllegalRoundError
 from ..models import Shoe, ShoeCard, Table
 
 
-def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> Shoe:
+@dataclass(frozen=True)
+class ShoeStarted:
+    shoe: Shoe
+    created: bool  # False when a retry found the shoe it started, still untouched
+
+
+def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> ShoeStarted:
     """End the table's open shoe, if any, and open the next one.
 
     With ``commitments`` (the Public Hash Value of every card, card 1 first) the shoe is
     authenticated: exactly 52 x decks hashes, no two alike, or
     :class:`~tables.game.validation.IllegalRoundError` naming the first bad one
-    (``commitments[17]``), and no shoe starts."""
+    (``commitments[17]``), and no shoe starts. Commitments an earlier shoe had are
+    refused (:class:`~tables.errors.ShoeConflictError`): once that shoe's cards are
+    revealed, a second shoe's order would be public from its start.
+
+    Safe to retry: while the open shoe is untouched (no burn, no round) and was started
+    with the same commitments (or none), a start answers that shoe (``created=False``)
+    instead of ending it for an empty twin: a dealer system retrying a start that timed
+    out, or several retries at once, make one shoe."""
     hashes = None
     if commitments is not None:
         try:
             hashes = validate_commitments(commitments, decks=table.decks)
         except CommitmentError as error:
             raise IllegalRoundError([error.error]) from None
+    commitment = shoe_commitment(hashes) if hashes else ""
     with transaction.atomic():
         Table.objects.select_for_update().filter(pk=table.pk).first()  # serialise shoe changes
+        open_shoe = Shoe.objects.filter(table=table, state=Shoe.State.OPEN).first()
+        if (
+            open_shoe is not None
+            and open_shoe.last_number == 0
+            and not open_shoe.burn_card
+            and open_shoe.commitment == commitment
+        ):
+            return ShoeStarted(open_shoe, created=False)
+        if commitment and (used := Shoe.objects.filter(commitment=commitment).select_related("table").first()):
+            raise ShoeConflictError(
+                f"these commitments were used by shoe {used.number} of table {used.table.slug}: "
+                "a shoe's cards are committed once, shuffled anew",
+                "commitments",
+            )
         now = timezone.now()
         Shoe.objects.filter(table=table, state=Shoe.State.OPEN).update(state=Shoe.State.CLOSED, ended_at=now)
         last = Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
@@ -42,7 +70,7 @@ def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> 
             decks=table.decks,
             started_at=now,
             authenticated=hashes is not None,
-            commitment=shoe_commitment(hashes) if hashes else "",
+            commitment=commitment,
             card_count=len(hashes) if hashes else 0,
         )
         if hashes:
@@ -50,7 +78,7 @@ def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> 
                 [ShoeCard(shoe=shoe, number=i, hash=h) for i, h in enumerate(hashes, start=1)], batch_size=500
             )
         transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
-    return shoe
+    return ShoeStarted(shoe, created=True)
 
 
 def shoe_end(*, table: Table) -> Shoe:

@@ -4,6 +4,7 @@ commit (what the live push does with a change: test_live_push.py)."""
 from __future__ import annotations
 
 import importlib
+import threading
 
 import pytest
 from django.apps import apps
@@ -15,6 +16,7 @@ from tables import live, services
 from tables.game.validation import IllegalRoundError
 from tables.live import Scheduler, table_group
 from tables.models import Round, Shoe, Table
+from tests.dealers import DECK, Deck
 from tests.pushes import Recorder, page_opens
 from tests.rounds import SEED
 
@@ -66,14 +68,58 @@ def test_an_illegal_round_raises_before_anything_is_written(baccarat_1) -> None:
     assert not Round.objects.exists()
 
 
-def test_starting_a_shoe_ends_the_open_one(baccarat_1) -> None:
+def test_starting_a_shoe_ends_the_open_one_once_it_has_rounds(baccarat_1) -> None:
     table, _ = baccarat_1
-    first = services.shoe_start(table=table)
+    first = services.shoe_start(table=table).shoe
+    services.round_record(table=table, **SEED)
     second = services.shoe_start(table=table)
     first.refresh_from_db()
-    assert (first.state, second.state, second.number) == ("closed", "open", 2)
+    assert (first.state, second.shoe.state, second.shoe.number, second.created) == ("closed", "open", 2, True)
     assert first.ended_at is not None
     assert Shoe.objects.filter(table=table, state="open").count() == 1
+
+
+def test_a_start_retried_before_the_shoe_is_touched_answers_the_shoe_it_started(baccarat_1) -> None:
+    """A dealer system retrying a start that timed out made an empty shoe each time,
+    each ending the one before."""
+    table, _ = baccarat_1
+    first = services.shoe_start(table=table)
+    again = services.shoe_start(table=table)
+    assert (first.created, again.created, again.shoe.pk) == (True, False, first.shoe.pk)
+    assert Shoe.objects.filter(table=table).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_concurrent_starts_make_one_shoe(baccarat_1) -> None:
+    table, _ = baccarat_1
+    started: list[services.ShoeStarted] = []
+
+    def start() -> None:
+        try:
+            started.append(services.shoe_start(table=Table.objects.get(pk=table.pk)))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=start) for _ in range(8)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert len(started) == 8 and sum(s.created for s in started) == 1
+    assert {s.shoe.pk for s in started} == {Shoe.objects.get(table=table).pk}
+
+
+def test_commitments_an_earlier_shoe_had_are_refused(baccarat_1) -> None:
+    """Once the first shoe's cards are revealed, a second shoe with its commitments
+    would be dealt in an order public from its start."""
+    table, _ = baccarat_1
+    other, _ = services.table_create(slug="baccarat-2", name="Baccarat 2")
+    hashes = Deck.of(DECK).hashes
+    services.shoe_start(table=table, commitments=hashes)
+    with pytest.raises(services.ShoeConflictError, match="used by shoe 1 of table baccarat-1") as refused:
+        services.shoe_start(table=other, commitments=hashes)
+    assert refused.value.field == "commitments"
+    assert not other.shoes.exists()
 
 
 def test_the_database_allows_one_open_shoe_per_table(baccarat_1) -> None:
@@ -122,7 +168,7 @@ def test_voided_rounds_still_count_as_dealt_cards(baccarat_1, staff_reviewer) ->
 
 def test_the_shoe_keeps_its_dealt_cards_in_dealing_order_and_its_last_round_number(baccarat_1, staff_reviewer) -> None:
     table, _ = baccarat_1
-    shoe = services.shoe_start(table=table)
+    shoe = services.shoe_start(table=table).shoe
     first = services.round_record(table=table, player=["AH", "3S", "5D"], banker=["JC", "2H", "AD"])
     services.round_void(round_=first.round, reason="misdeal", user=staff_reviewer)
     services.round_record(table=table, player=["9S", "KD"], banker=["8H", "QC"])
@@ -134,7 +180,7 @@ def test_the_shoe_keeps_its_dealt_cards_in_dealing_order_and_its_last_round_numb
 
 def test_the_migration_fills_in_the_tally_of_shoes_recorded_before_it(baccarat_1) -> None:
     table, _ = baccarat_1
-    shoe = services.shoe_start(table=table)
+    shoe = services.shoe_start(table=table).shoe
     services.round_record(table=table, player=["AH", "3S", "5D"], banker=["JC", "2H", "AD"])
     services.round_record(table=table, player=["9S", "KD"], banker=["8H", "QC"])
     Shoe.objects.filter(pk=shoe.pk).update(last_number=0, dealt="")

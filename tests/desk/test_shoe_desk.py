@@ -19,7 +19,7 @@ OTHER_TIE = {"player": ["5C", "4H"], "banker": ["6D", "3S"]}  # 9 against 9
 
 
 def dealt_shoe(table: Table, *hands: dict[str, list[str]]) -> Shoe:
-    shoe = services.shoe_start(table=table)
+    shoe = services.shoe_start(table=table).shoe
     for cards in hands:
         services.round_record(table=table, **cards)
     shoe.refresh_from_db()
@@ -159,7 +159,7 @@ def test_an_unknown_shoe_is_a_404(client: Client, staff_reviewer) -> None:
 
 
 def test_the_replay_of_a_shoe_with_no_rounds_says_so(client: Client, baccarat_1, staff_reviewer) -> None:
-    shoe = services.shoe_start(table=baccarat_1[0])
+    shoe = services.shoe_start(table=baccarat_1[0]).shoe
     client.force_login(staff_reviewer)
     html = desk(client, shoe)
     assert "No rounds yet" in html and 'id="replay-round"' not in html

@@ -42,7 +42,7 @@ def test_the_display_shows_the_tables_name_limits_roads_counts_and_last_round(cl
 
 def test_every_element_a_table_push_carries_has_its_place_on_the_display(client: Client, baccarat_1) -> None:
     table, _ = baccarat_1
-    shoe = services.shoe_start(table=table)
+    shoe = services.shoe_start(table=table).shoe
     services.round_record(table=table, **SEED)
     since = selectors.table_version(shoe)
     page = client.get("/tables/baccarat-1/display/").content.decode()

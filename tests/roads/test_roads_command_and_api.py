@@ -102,7 +102,7 @@ def test_a_shoes_roads_after_a_round_are_built_from_the_rounds_up_to_it_without_
     baccarat_1, staff_reviewer
 ) -> None:
     table, _ = baccarat_1
-    shoe_ = services.shoe_start(table=table)
+    shoe_ = services.shoe_start(table=table).shoe
     rounds = [services.round_record(table=table, **SEED).round for _ in range(3)]  # P P P
     services.round_record(table=table, player=["2H", "3D"], banker=["9S", "KH"])  # B
     services.round_void(round_=rounds[0], reason="misdeal", user=staff_reviewer)
