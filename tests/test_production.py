@@ -64,8 +64,8 @@ def test_the_procfile_serves_http_from_gunicorn_and_websockets_from_uvicorn_besi
     assert processes["beat"].startswith("celery -A config beat")
 
 
-def test_the_readme_proxy_sends_ws_to_the_ws_process_and_the_rest_to_web() -> None:
-    readme = (ROOT / "README.md").read_text()
+def test_the_documented_proxy_sends_ws_to_the_ws_process_and_the_rest_to_web() -> None:
+    readme = (ROOT / "docs" / "production.md").read_text()
     nginx = readme[readme.index("```nginx") : readme.index("```", readme.index("```nginx") + 3)]
     routes = dict(re.findall(r"location (\S+) \{\s*proxy_pass http://127\.0\.0\.1:(\d+);", nginx))
     web_port = re.search(r"--bind 127\.0\.0\.1:\$\{PORT:-(\d+)\}", procfile()["web"])
