@@ -21,6 +21,9 @@ DERIVED_ROADS = tuple(CYCLES)
 
 @dataclass
 class DerivedRoad:
+    """One derived road (Big Eye Road, Small Road, Cockroach Road): its red and blue marks and
+    their cells, laid out in the dragon-tail grid; ``cycle`` is the columns it looks back."""
+
     cycle: int
     marks: list[Color] = field(default_factory=list)
     cells: list[DerivedCell] = field(default_factory=list)
@@ -30,6 +33,7 @@ class DerivedRoad:
         return not self.marks or self.marks[-1] is not color
 
     def add(self, color: Color, index: int) -> None:
+        """Add a mark of ``color`` for the Big Road entry of round ``index``."""
         row, col = self._grid.place(self._new_streak(color))
         self.marks.append(color)
         self.cells.append(DerivedCell(row, col, color, index))
@@ -54,12 +58,14 @@ class Roads:
 
     @classmethod
     def of(cls, rounds: Iterable[RoadRound], rules: GoodRoadRules = DEFAULT_RULES) -> Roads:
+        """Every road of ``rounds`` (played rounds, in order), good roads judged by ``rules``."""
         roads = cls(rules)
         for round_ in rounds:
             roads.append(round_)
         return roads
 
     def append(self, round_: RoadRound) -> None:
+        """Add the next played round to every road."""
         n = len(self.rounds)
         self.rounds.append(round_)
         self.bead_plate.append(BeadCell(n % ROWS, n // ROWS, round_))

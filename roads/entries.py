@@ -54,6 +54,8 @@ def _winner(value: object) -> Winner:
 
 @dataclass(frozen=True, slots=True)
 class BeadCell:
+    """A round's bead on the Bead Plate: its row and column, six rows a column."""
+
     row: int
     col: int
     round: RoadRound
@@ -75,11 +77,14 @@ class BigRoadEntry:
 
     @property
     def ties(self) -> int:
+        """How many ties were dealt on this entry (a tie marks the entry before it)."""
         return len(self.tie_indices)
 
 
 @dataclass(frozen=True, slots=True)
 class BigRoadCell:
+    """An entry of the Big Road at its place in the grid, after the dragon tail."""
+
     row: int
     col: int
     entry: BigRoadEntry
@@ -87,6 +92,8 @@ class BigRoadCell:
 
 @dataclass(frozen=True, slots=True)
 class DerivedCell:
+    """A derived road's mark at its place in the grid."""
+
     row: int
     col: int
     color: Color

@@ -145,11 +145,13 @@ class Burn:
 
     @classmethod
     def of(cls, card: Card) -> Burn:
+        """The burn card 1 ``card`` calls for: it burns its value, 10 for a 0-value card."""
         burned = burn_count(card)
         return cls(card, burned, 2 + burned)
 
     @property
     def burned_numbers(self) -> range:
+        """The numbers of the cards burned face down: 2 up to the first card of the first round."""
         return range(2, self.next_card)
 
 
@@ -197,4 +199,5 @@ def plaintext_errors(plaintexts: Sequence[object], outcome: RoundOutcome) -> lis
 
 
 def hash_mismatch(field: str, number: int) -> FieldError:
+    """The error for a plaintext that does not hash to card ``number``'s Public Hash Value."""
     return FieldError(field, f"does not match the public hash of card {number}")

@@ -17,6 +17,8 @@ from .outcome import RoundOutcome, Winner
 
 
 class BetType(enum.Enum):
+    """The 14 bets of the seeds' paytables; the value is the name the API and the stored rounds use."""
+
     PLAYER = "player"
     BANKER = "banker"
     TIE = "tie"
@@ -34,6 +36,7 @@ class BetType(enum.Enum):
 
     @property
     def label(self) -> str:
+        """The bet's name in English, as the seeds write it: ``"Player Pair"``."""
         return _LABELS.get(self, self.value.replace("_", " ").title())
 
 
@@ -41,6 +44,9 @@ _LABELS = {BetType.TWO_CARDS_LUCKY_SIX: "2 Cards Lucky Six", BetType.THREE_CARDS
 
 
 class BetStatus(enum.Enum):
+    """How a bet settled: won, lost, pushed (the stake returned), or unavailable (past its
+    round limit in the shoe)."""
+
     WIN = "win"
     LOSE = "lose"
     PUSH = "push"
@@ -127,6 +133,7 @@ class Paytable:
 
     @classmethod
     def standard(cls) -> Paytable:
+        """The standard game's paytable: Banker pays 0.95 to 1 (a 5% commission)."""
         return cls()
 
     @classmethod
@@ -136,6 +143,7 @@ class Paytable:
 
     @classmethod
     def for_variant(cls, variant: str) -> Paytable:
+        """The paytable of a table's variant, ``"standard"`` or ``"no_commission"``; ``ValueError`` otherwise."""
         if variant == "no_commission":
             return cls.no_commission()
         if variant == "standard":
@@ -173,6 +181,8 @@ class Paytable:
         return data
 
     def round_limit(self, bet: BetType) -> int | None:
+        """The last round of a shoe on which ``bet`` is offered (seed 001's "Max Round
+        Limitation"), if it has one: after it the bet is unavailable."""
         return self.round_limits.get(bet)
 
 

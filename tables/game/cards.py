@@ -13,6 +13,8 @@ from dataclasses import dataclass
 
 
 class Suit(enum.Enum):
+    """A card's suit; the value is the letter of its code (``"H"`` in ``"AH"``)."""
+
     SPADES = "S"
     HEARTS = "H"
     DIAMONDS = "D"
@@ -20,10 +22,12 @@ class Suit(enum.Enum):
 
     @property
     def symbol(self) -> str:
+        """The suit as printed on a card: ♠ ♥ ♦ ♣."""
         return _SUIT_SYMBOLS[self]
 
     @property
     def is_red(self) -> bool:
+        """Whether the suit is printed red: hearts and diamonds."""
         return self in (Suit.HEARTS, Suit.DIAMONDS)
 
 

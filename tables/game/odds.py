@@ -76,6 +76,7 @@ class Composition:
 
     @cached_property
     def size(self) -> int:
+        """How many cards the shoe holds."""
         return sum(self.counts.values())
 
     @cached_property
@@ -88,6 +89,7 @@ class Composition:
 
     @cached_property
     def ranks(self) -> tuple[int, ...]:
+        """How many cards of each rank the shoe holds, in the order of ``RANKS``."""
         per_rank = Counter[str]()
         for card, count in self.counts.items():
             per_rank[card.rank] += count
@@ -105,14 +107,17 @@ class Hands:
 
     @property
     def player_natural(self) -> bool:
+        """Whether Player has a natural: 8 or 9 on its first two cards."""
         return self.player_cards == 2 and self.player >= 8
 
     @property
     def banker_natural(self) -> bool:
+        """Whether Banker has a natural: 8 or 9 on its first two cards."""
         return self.banker_cards == 2 and self.banker >= 8
 
     @property
     def winner(self) -> Winner:
+        """Who wins: the hand closer to nine, or a tie."""
         if self.player > self.banker:
             return Winner.PLAYER
         return Winner.BANKER if self.banker > self.player else Winner.TIE
@@ -202,15 +207,19 @@ class Event:
 
 @dataclass(frozen=True)
 class BetOdds:
+    """One bet's return table: each way it settles, with how many deals of the shoe lead to it."""
+
     bet: BetType
     events: tuple[Event, ...]
     space: str  # what the counts count
 
     @property
     def total(self) -> int:
+        """How many deals the table counts in all."""
         return sum(e.count for e in self.events)
 
     def probability(self, label: str) -> Fraction:
+        """The exact probability of the events labelled ``label``."""
         return Fraction(sum(e.count for e in self.events if e.label == label), self.total)
 
     @property
@@ -333,6 +342,8 @@ class ShoeOdds:
 
 
 def shoe_odds(composition: Composition, paytable: Paytable | None = None) -> ShoeOdds:
+    """Every bet's exact return table for the next round dealt from ``composition``, under
+    ``paytable`` (the standard one by default): enumerated, no sampling."""
     t = paytable or Paytable.standard()
     hands = hands_counts(composition.values)
     bets: dict[BetType, BetOdds] = {}
@@ -379,6 +390,7 @@ def bet_odds_to_data(odds: BetOdds) -> dict[str, Any]:
 
 
 def shoe_odds_to_data(odds: ShoeOdds) -> dict[str, Any]:
+    """The odds as JSON-ready data: the cards left and every bet's return table."""
     return {
         "cards": odds.composition.size,
         "bets": {bet.value: bet_odds_to_data(o) for bet, o in odds.bets.items()},

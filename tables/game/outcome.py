@@ -82,6 +82,7 @@ class RoundOutcome:
 
     @property
     def any_pair(self) -> bool:
+        """Whether either hand's first two cards are a pair."""
         return self.player_pair or self.banker_pair
 
     @property
@@ -101,6 +102,7 @@ class RoundOutcome:
 
     @property
     def banker_wins_with_six(self) -> bool:
+        """Whether Banker wins with a total of 6 (a No Commission table pays it half)."""
         return self.winner is Winner.BANKER and self.banker_score == 6
 
     @property

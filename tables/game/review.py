@@ -72,6 +72,8 @@ def chi2_sf(x: float, df: int) -> float:
 
 @dataclass(frozen=True)
 class ChiSquare:
+    """A chi-square goodness-of-fit test: its statistic, degrees of freedom and p-value."""
+
     statistic: float
     df: int
     p_value: float
@@ -89,6 +91,8 @@ def chi_square(observed: Sequence[int], probabilities: Sequence[float]) -> ChiSq
 
 @dataclass(frozen=True)
 class EventRow:
+    """One event of a review (Banker, a pair, a natural, ...): observed against expected, and its test."""
+
     event: str
     observed: int
     expected: float  # count
@@ -97,12 +101,15 @@ class EventRow:
 
 @dataclass(frozen=True)
 class Frequencies:
+    """A review of rounds: each event's row, and Banker / Player / Tie tested together."""
+
     rounds: int
     rows: tuple[EventRow, ...]
     split: ChiSquare | None  # Banker / Player / Tie together, 2 degrees of freedom
 
     @property
     def lowest_p(self) -> float | None:
+        """The lowest p-value of all the review's tests: what a flag is set by."""
         tests = [t.p_value for t in (self.split, *(r.test for r in self.rows)) if t is not None]
         return min(tests) if tests else None
 

@@ -23,6 +23,7 @@ BANKER_DRAWS_ON: dict[int, frozenset[int]] = {
 
 
 def is_natural(two_card_score: int) -> bool:
+    """Whether a two-card total is a natural: 8 or 9, and no more cards are drawn."""
     return two_card_score >= 8
 
 

@@ -27,6 +27,8 @@ DEFAULT_CUT_JITTER = 6  # "approximately": the depth varies by up to this many c
 
 
 class CutCardRule(enum.Enum):
+    """What the cut card means when it comes out (the seeds disagree: set per table)."""
+
     PLAY_ONE_MORE = "play_one_more"
     LAST_ROUND = "last_round"
 
@@ -81,10 +83,12 @@ class DealingShoe:
 
     @property
     def cut_card_out(self) -> bool:
+        """Whether the cut card has come out: the shoe ends after the rounds its rule allows."""
         return self._rounds_left is not None
 
     @property
     def finished(self) -> bool:
+        """Whether the shoe's last round has been dealt."""
         return self._rounds_left == 0
 
     @property

@@ -13,6 +13,8 @@ THEORETICAL_SHARES = {Winner.BANKER: 0.458597, Winner.PLAYER: 0.446247, Winner.T
 
 @dataclass(frozen=True)
 class ShoeStats:
+    """A shoe's game stats (seed 002): counts of each winner, pairs and naturals, and the running lead."""
+
     rounds: int
     banker: int
     player: int
@@ -23,10 +25,12 @@ class ShoeStats:
     running: tuple[int, ...]  # Banker wins minus Player wins after each round
 
     def share(self, count: int) -> float:
+        """``count`` as a share of the shoe's rounds (0 before the first)."""
         return count / self.rounds if self.rounds else 0.0
 
 
 def shoe_stats(rounds: Iterable[PlayedRound]) -> ShoeStats:
+    """The game stats of ``rounds``, the played rounds of one shoe in order."""
     counts = dict.fromkeys(Winner, 0)
     banker_pairs = player_pairs = naturals = 0
     running = []

@@ -18,6 +18,8 @@ from .rules import banker_draws, is_natural, player_draws
 
 @dataclass(frozen=True, slots=True)
 class FieldError:
+    """One problem with a request, naming the field it is in (``player[2]``, ``dealer``)."""
+
     field: str
     message: str
 
