@@ -13,6 +13,7 @@ from tables.live import consumers
 from tables.models import Shoe
 from tables.pages import fragments
 from tests.dealers import DECK, Dealer, Deck, burned, first_round
+from tests.html import Prefix, find, find_all
 
 ROUND_2 = {"player": ["2H", "3H"], "banker": ["4H", "5H"]}  # cards 9-12 of the deck below
 PANEL_DECK = "3H 2S 2D 2C 9H AH KS 7C 2H 4H 3H 5H"
@@ -38,10 +39,10 @@ def test_the_table_page_shows_the_commitment_from_the_start_and_every_card_s_has
 ) -> None:
     shoe = Shoe.objects.get()
     page = client.get("/tables/baccarat-1/").content.decode()
-    assert 'id="cards-auth"' in page and shoe.commitment in page and "not turned yet" in page
-    assert 'download="baccarat-1-shoe-1-cards.json"' in page
+    assert find_all(page, "section", id="cards-auth") and shoe.commitment in page and "not turned yet" in page
+    assert find_all(page, "a", download="baccarat-1-shoe-1-cards.json")
     rows = client.get("/tables/baccarat-1/shoes/1/cards/").content.decode()
-    assert rows.count('class="card-row') == 416 and all(h in rows for h in deck.hashes)
+    assert len(find_all(rows, "div", cls="card-row")) == 416 and all(h in rows for h in deck.hashes)
     assert "Verify" not in rows and not any(secret(p) in rows for p in deck.plaintexts)
 
 
@@ -53,11 +54,13 @@ def test_a_revealed_card_shows_its_plaintext_its_card_and_a_verify_button_and_no
     rows = client.get("/tables/baccarat-1/shoes/1/cards/").content.decode()
     for number in (1, 5, 6, 7, 8):
         assert deck[number] in rows
-    assert rows.count('<button type="button" class="verify">') == 5
+    assert len(find_all(rows, "button", type="button", cls="verify")) == 5
     assert not any(secret(deck[n]) in rows for n in [2, 3, 4, *range(9, 417)])
-    row_1 = rows.split('data-card="1-1"')[1].split('data-card="1-2"')[0]
-    assert "burn card" in row_1 and '<span class="card-drawn red">3♥</span>' in row_1  # red, as on the card
-    assert '<span class="card-drawn">K♠</span>' in rows  # card 7, the Player's second
+    row_1 = find(rows, "div", data_card="1-1")
+    assert "burn card" in row_1.text
+    red = find_all(row_1.html, "span", class_="card-drawn red")  # red, as on the card
+    assert [drawn.text for drawn in red] == ["3♥"]
+    assert "K♠" in [drawn.text for drawn in find_all(rows, "span", class_="card-drawn")]  # card 7, the Player's second
     page = client.get("/tables/baccarat-1/").content.decode()
     assert "3♥ · 3 burned" in page and "5 of 416" in page
 
@@ -73,9 +76,10 @@ def test_a_round_s_push_brings_only_its_cards_and_the_panel_s_counts(dealer: Dea
     assert dealer.post("rounds", {**ROUND_2, "plaintexts": plaintexts}).status_code == 201
     shoe.refresh_from_db()
     delta = fragments.table_push_html(table, shoe, selectors.table_version(shoe), since=since)
-    assert 'hx-swap-oob="beforeend:#card-updates"' in delta and "9 of 416" in delta
-    assert [n for n in range(1, 417) if f'data-card="1-{n}"' in delta] == [9, 10, 11, 12]
-    assert all(p in delta for p in plaintexts) and 'id="cards-auth"' not in delta  # not the whole panel
+    assert find_all(delta, "div", hx_swap_oob="beforeend:#card-updates") and "9 of 416" in delta
+    cards = [row.attrs["data-card"] for row in find_all(delta, "*", data_card=Prefix(""))]
+    assert cards == ["1-9", "1-10", "1-11", "1-12"]
+    assert all(p in delta for p in plaintexts) and not find_all(delta, "*", id="cards-auth")  # not the whole panel
     assert not any(secret(panel_deck[n]) in delta for n in range(13, 417))
 
 
@@ -109,7 +113,7 @@ def test_a_receipt_shows_its_round_s_cards_with_their_plaintexts_and_no_other_ca
     round_id = first_round(auth_dealer, deck).json()["round"]["id"]
     receipt = client.get(f"/rounds/{round_id}/").content.decode()
     assert Shoe.objects.get().commitment in receipt and "js/cards.js" in receipt
-    assert all(deck[n] in receipt for n in (5, 6, 7, 8)) and receipt.count('class="verify"') == 4
+    assert all(deck[n] in receipt for n in (5, 6, 7, 8)) and len(find_all(receipt, "button", cls="verify")) == 4
     assert not any(secret(deck[n]) in receipt for n in [1, 2, 3, 4, *range(9, 417)])
 
 
@@ -122,7 +126,7 @@ def test_the_admin_shoe_page_shows_the_authentication_and_refused_plaintexts_wit
     assert refused.status_code == 422
     client.force_login(staff_reviewer)
     page = client.get(f"/admin/tables/shoe/{Shoe.objects.get().pk}/change/").content.decode()
-    summary = page.split('id="card-auth-summary"')[1].split("</p>")[0]
+    summary = find(page, "p", id="card-auth-summary").text
     assert "Authenticated" in summary and "5 of 416 cards verified" in summary
-    assert 'id="plaintext-refusals"' in page and "plaintexts[0]" in page
+    assert find_all(page, "table", id="plaintext-refusals") and "plaintexts[0]" in page
     assert not any(secret(deck[n]) in page for n in range(9, 417))

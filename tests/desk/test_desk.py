@@ -17,6 +17,7 @@ from tables import selectors, services
 from tables.demo.simulator import TableDealer
 from tables.game.bets import BetType
 from tables.models import AppendOnlyError, Round, RoundAudit, Table
+from tests.html import find, find_all
 
 
 def dealt_rounds(table: Table, count: int) -> list[Round]:
@@ -59,6 +60,16 @@ def void(client: Client, round_: Round, reason: str = "card misread"):
     return client.post(f"/admin/tables/round/{round_.pk}/void/", {"reason": reason})
 
 
+def odds_rows(page: str) -> dict[str, tuple[str, str]]:
+    """A round page's odds table: each bet's row header, and the class and text of the cell beside it."""
+    shown = {}
+    for row in find_all(find(page, "table", cls="desk-odds").html, "tr"):
+        headers, cells = find_all(row.html, "th", scope="row"), find_all(row.html, "td")
+        if headers and cells:
+            shown[headers[0].text] = (cells[0].attrs.get("class", ""), cells[0].text)
+    return shown
+
+
 # --- Permissions: an owner, a reviewer, a staff member without the permission, an outsider.
 
 
@@ -72,9 +83,9 @@ def test_an_owner_and_a_reviewer_void_a_round_from_its_page(who: str, rounds, re
     user = request.getfixturevalue(who)
     client, round_ = logged_in(user), rounds[2]
     page = client.get(f"/admin/tables/round/{round_.pk}/change/").content.decode()
-    assert f'href="/admin/tables/round/{round_.pk}/void/"' in page  # the Void round button
+    assert find_all(page, "a", href=f"/admin/tables/round/{round_.pk}/void/")  # the Void round button
     form = client.get(f"/admin/tables/round/{round_.pk}/void/").content.decode()
-    assert "Malfunction voids all pays and plays" in form and 'name="reason"' in form
+    assert "Malfunction voids all pays and plays" in form and find_all(form, "textarea", name_="reason")
     assert void(client, round_).status_code == 302
     round_.refresh_from_db()
     assert (round_.voided, round_.void_reason, round_.voided_by) == (True, "card misread", user)
@@ -148,14 +159,15 @@ def test_audit_events_are_append_only(owner, rounds) -> None:
     assert client.get("/admin/tables/roundaudit/").status_code == 200
     assert client.get("/admin/tables/roundaudit/add/").status_code == 403
     assert client.get(f"/admin/tables/roundaudit/{event.pk}/delete/").status_code == 403
-    assert b'name="reason"' not in client.get(f"/admin/tables/roundaudit/{event.pk}/change/").content
+    audited = client.get(f"/admin/tables/roundaudit/{event.pk}/change/").content.decode()
+    assert not find_all(audited, "*", name_="reason")
     assert RoundAudit.objects.get().reason == "card misread"
 
 
 def test_a_void_is_shown_on_the_round_and_in_its_shoes_events(owner, rounds) -> None:
     services.round_void(round_=rounds[1], reason="card misread", user=owner)
     page = logged_in(owner).get(f"/admin/tables/round/{rounds[1].pk}/change/").content.decode()
-    assert "VOIDED" in page and "desk-audit-event" in page and "card misread" in page
+    assert "VOIDED" in page and find_all(page, "tr", cls="desk-audit-event") and "card misread" in page
     events = list(selectors.shoe_audit_events(shoe=rounds[1].shoe))
     assert [e.round_id for e in events] == [rounds[1].pk]
     partial = render_to_string("admin/tables/_audit_events.html", {"events": events})
@@ -181,24 +193,25 @@ def test_a_rounds_page_shows_what_a_dispute_needs_and_nothing_to_save(owner, rou
     round_ = rounds[2]
     Round.objects.filter(pk=round_.pk).update(odds={"cards": 400, "returns": {"banker": -0.0106}})
     page = logged_in(owner).get(f"/admin/tables/round/{round_.pk}/change/").content.decode()
-    assert f'data-copy="{round_.round_id}"' in page  # the copy button
-    assert 'class="card ' in page and "hand-score" in page  # the table page's card template
+    assert find_all(page, "button", data_copy=round_.round_id)  # the copy button
+    assert find_all(page, "span", cls="card") and find_all(page, "span", cls="hand-score")  # the table page's hands
     assert all(bet.label in page for bet in BetType)  # all 14 bets
-    assert '<th scope="row">Banker</th><td class="num">−1.0600%</td>' in page  # the odds after it, a true minus
-    assert page.count('class="marked"') >= 2  # outlined on the Bead Plate and the Big Road (derived ones start later)
+    assert odds_rows(page)["Banker"] == ("num", "−1.0600%")  # the odds after it, a true minus
+    # Outlined on the Bead Plate and the Big Road (derived ones start later).
+    assert len(find_all(page, "rect", cls="marked")) >= 2
     assert f"/admin/tables/round/{rounds[1].pk}/change/" in page  # previous
     assert f"/admin/tables/round/{rounds[3].pk}/change/" in page  # next
     assert f"/admin/tables/shoe/{round_.shoe_id}/change/" in page
-    assert 'name="_save"' not in page and "<textarea" not in page  # nothing can be saved
+    assert not find_all(page, "*", name_="_save") and not find_all(page, "textarea")  # nothing can be saved
 
 
 def test_a_rounds_page_in_chinese_names_the_bets_of_its_odds_in_chinese(owner, rounds) -> None:
     round_ = rounds[2]
     Round.objects.filter(pk=round_.pk).update(odds={"cards": 400, "returns": {"banker": -0.0106, "player": -0.0124}})
     page = logged_in(owner).get(f"/admin/tables/round/{round_.pk}/change/?lang=zh-hans").content.decode()
-    odds = page[page.index('class="desk-odds"') :]
-    assert '<th scope="row">庄</th><td class="num">−1.0600%</td>' in odds
-    assert '<th scope="row">闲</th>' in odds and "Banker" not in odds[: odds.index("</table>")]
+    odds = odds_rows(page)
+    assert odds["庄"] == ("num", "−1.0600%")
+    assert "闲" in odds and "Banker" not in find(page, "table", cls="desk-odds").html
 
 
 # --- Lookup and lists.
@@ -206,7 +219,7 @@ def test_a_rounds_page_in_chinese_names_the_bets_of_its_odds_in_chinese(owner, r
 
 def test_the_transaction_id_box_goes_straight_to_the_round(reviewer, rounds) -> None:
     client = logged_in(reviewer)
-    assert 'name="round_id"' in client.get("/admin/").content.decode()
+    assert find_all(client.get("/admin/").content.decode(), "input", name_="round_id")
     found = client.get("/admin/tables/round/lookup/", {"round_id": f" {rounds[3].round_id.lower()} "})
     assert found["Location"] == f"/admin/tables/round/{rounds[3].pk}/change/"
     unknown = client.get("/admin/tables/round/lookup/", {"round_id": "NOSUCHROUND"}, follow=True)
@@ -224,7 +237,8 @@ def test_the_index_shows_flagged_shoes_and_recent_voids(owner, baccarat_1) -> No
     Round.objects.filter(pk__in=[r.pk for r in played]).update(winner="B")  # a shoe no fair deal makes
     services.round_void(round_=played[0], reason="card misread", user=owner)
     page = logged_in(owner).get("/admin/").content.decode()
-    flagged = page[page.index('id="flagged-shoes"') : page.index('id="recent-voids"')]
-    assert f"/admin/tables/shoe/{played[0].shoe_id}/change/" in flagged
-    voids = page[page.index('id="recent-voids"') :]
-    assert f"/admin/tables/round/{played[0].pk}/change/" in voids and "card misread" in voids
+    flagged = find(page, "ul", id="flagged-shoes").html
+    assert find_all(flagged, "a", href=f"/admin/tables/shoe/{played[0].shoe_id}/change/")
+    voids = find(page, "ul", id="recent-voids")
+    assert find_all(voids.html, "a", href=f"/admin/tables/round/{played[0].pk}/change/")
+    assert "card misread" in voids.text

@@ -3,14 +3,13 @@ the cards dealt against the shoe, its rounds, and a replay of the table page."""
 
 from __future__ import annotations
 
-import re
-
 from django.contrib.auth.models import Permission, User
 from django.test import Client
 
 from tables import services
 from tables.desk.shoe import cards_dealt, replay_context, shoe_review, shoe_rounds
 from tables.models import Shoe, Table
+from tests.html import Prefix, find, find_all
 from tests.rounds import SEED
 
 BANKER_WIN = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}  # B natural 9
@@ -34,10 +33,9 @@ def desk(client: Client, shoe: Shoe, query: str = "") -> str:
 
 def marks(html: str, road: str, kind: str) -> int:
     """How many marks of ``kind`` the road ``road`` draws (a path's vertices)."""
-    svg = re.search(rf'<svg class="road road-{road}".*?</svg>', html, re.S)
-    assert svg is not None, f"no {road} on the page"
-    path = re.search(rf'class="mk-{kind}" d="M([^"]*)h0"', svg.group(0))
-    return 0 if path is None else len(path.group(1).split(" ")) // 2
+    svg = find(html, "svg", class_=f"road road-{road}")
+    paths = find_all(svg.html, "path", class_=f"mk-{kind}")  # not an ask's: "ask-B mk-..."
+    return 0 if not paths else len(paths[0].attrs["d"].removeprefix("M").removesuffix("h0").split(" ")) // 2
 
 
 def test_the_replay_shows_the_roads_stats_and_round_as_they_stood_after_round_k(
@@ -52,9 +50,10 @@ def test_the_replay_shows_the_roads_stats_and_round_as_they_stood_after_round_k(
 
     first = desk(client, shoe, "?round=1")
     assert marks(first, "bead_plate", "bead-B") == 0 and marks(first, "bead_plate", "bead-P") == 1
-    assert '<rect class="marked" x="0" y="0"' in first  # round 1 outlined where it was drawn
+    assert find_all(first, "rect", cls="marked", x="0", y="0")  # round 1 outlined where it was drawn
     assert "Player wins" in first  # the round itself
-    assert 'data-step="next" data-round="2"' in first and 'data-step="previous" aria-disabled="true"' in first
+    assert find_all(first, "a", data_step="next", data_round="2")
+    assert find_all(first, "span", data_step="previous", aria_disabled="true")
 
 
 def test_the_replay_fragment_is_the_same_part_for_htmx_to_swap_in(client: Client, baccarat_1, staff_reviewer) -> None:
@@ -63,7 +62,8 @@ def test_the_replay_fragment_is_the_same_part_for_htmx_to_swap_in(client: Client
     part = client.get(f"/admin/tables/shoe/{shoe.pk}/replay/", {"round": "1"})
     assert part.status_code == 200
     html = part.content.decode()
-    assert html.startswith('<div id="replay"') and 'data-round="1"' in html
+    replay = find_all(html, "*")[0]  # the answer starts with the part
+    assert (replay.tag, replay.attrs.get("id"), replay.attrs.get("data-round")) == ("div", "replay", "1")
     assert "<html" not in html  # the part alone
 
 
@@ -74,7 +74,7 @@ def test_a_replay_position_that_names_no_round_is_refused_clearly(client: Client
         part = client.get(f"/admin/tables/shoe/{shoe.pk}/replay/", {"round": bad})
         assert part.status_code == 400 and "round" in part.content.decode()
         page = client.get(f"/admin/tables/shoe/{shoe.pk}/change/", {"round": bad})
-        assert page.status_code == 400 and 'id="replay-error"' in page.content.decode()
+        assert page.status_code == 400 and find_all(page.content.decode(), "li", id="replay-error")
 
 
 def test_a_voided_round_is_marked_in_the_list_and_left_out_of_roads_and_stats(
@@ -87,11 +87,11 @@ def test_a_voided_round_is_marked_in_the_list_and_left_out_of_roads_and_stats(
 
     html = desk(client, shoe)
     assert marks(html, "bead_plate", "bead-B") == 0 and marks(html, "bead_plate", "bead-T") == 1
-    assert "voided: card misread" in html and 'class="voided"' in html
-    assert f'href="/admin/tables/round/{second.pk}/change/"' in html  # each round links to its page
+    assert "voided: card misread" in html and find_all(html, "tr", cls="voided")
+    assert find_all(html, "a", href=f"/admin/tables/round/{second.pk}/change/")  # each round links to its page
 
     at_void = desk(client, shoe, "?round=2")
-    assert 'id="replay-voided"' in at_void and '<rect class="marked"' not in at_void  # on no road
+    assert find_all(at_void, "p", id="replay-voided") and not find_all(at_void, "rect", cls="marked")  # on no road
     review = shoe_review(shoe, shoe_rounds(shoe))
     assert review.frequencies.rounds == 2  # the voided round is not counted
 
@@ -123,14 +123,14 @@ def test_the_reviewer_statistics_are_the_review_pages_with_its_flag(client: Clie
     assert review.flagged and review.frequencies.lowest_p < 0.01
     client.force_login(staff_reviewer)
     html = desk(client, shoe)
-    assert 'id="desk-flag"' in html and "Flagged for review" in html
+    assert find_all(html, "span", id="desk-flag") and "Flagged for review" in html
 
 
 def test_the_shoe_page_is_read_only(client: Client, baccarat_1, staff_reviewer) -> None:
     shoe = dealt_shoe(baccarat_1[0], SEED)
     client.force_login(staff_reviewer)
     html = desk(client, shoe)
-    assert 'type="submit" value="Save' not in html and 'name="_save"' not in html
+    assert not find_all(html, "*", type="submit", value=Prefix("Save")) and not find_all(html, "*", name_="_save")
     assert client.post(f"/admin/tables/shoe/{shoe.pk}/change/", {"state": "closed"}).status_code == 405
     assert client.post(f"/admin/tables/shoe/{shoe.pk}/delete/", {"post": "yes"}).status_code == 403
     shoe.refresh_from_db()
@@ -162,5 +162,5 @@ def test_the_replay_of_a_shoe_with_no_rounds_says_so(client: Client, baccarat_1,
     shoe = services.shoe_start(table=baccarat_1[0]).shoe
     client.force_login(staff_reviewer)
     html = desk(client, shoe)
-    assert "No rounds yet" in html and 'id="replay-round"' not in html
+    assert "No rounds yet" in html and not find_all(html, "*", id="replay-round")
     assert replay_context([], 0)["round"] is None

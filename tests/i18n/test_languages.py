@@ -14,6 +14,7 @@ from django.utils import translation
 
 from tables import services
 from tables.models import Round
+from tests.html import find, find_all
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +27,7 @@ def table() -> None:
 
 
 def html_lang(page: str) -> str:
-    return page.split("<html lang=", 1)[1].split(">", 1)[0].strip('"')
+    return find(page, "html").attrs.get("lang", "")
 
 
 @pytest.mark.parametrize(
@@ -43,16 +44,15 @@ def test_the_switch_s_cookie_beats_the_browser_and_lang_in_the_address_beats_bot
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "ko"
     assert html_lang(client.get("/", headers={"accept-language": "th"}).content.decode()) == "ko"
     page = client.get("/tables/baccarat-1/display/?lang=zh-hant", headers={"accept-language": "th"})
-    assert html_lang(page.content.decode()) == "zh-hant" and 'ws-connect="/ws/tables/baccarat-1/?lang=zh-hant"' in (
-        page.content.decode()
-    )
+    assert html_lang(page.content.decode()) == "zh-hant"
+    assert find_all(page.content.decode(), "main", ws_connect="/ws/tables/baccarat-1/?lang=zh-hant")
     assert html_lang(client.get("/").content.decode()) == "ko", "?lang= changes no one's choice"
 
 
 def test_the_switch_remembers_the_language_and_goes_back_to_the_page_without_lang(client: Client, table: None) -> None:
     page = client.get("/tables/baccarat-1/?lang=vi&shoe=1").content.decode()
-    assert 'name="next" value="/tables/baccarat-1/?shoe=1"' in page
-    assert all(f'<option value="{code}" lang="{code}"' in page for code, _ in settings.LANGUAGES)
+    assert find_all(page, "input", name_="next", value="/tables/baccarat-1/?shoe=1")
+    assert all(find_all(page, "option", value=code, lang=code) for code, _ in settings.LANGUAGES)
     response = client.post("/i18n/setlang/", {"language": "zh-hans", "next": "/tables/baccarat-1/?shoe=1"})
     assert response.status_code == 302 and response["Location"] == "/tables/baccarat-1/?shoe=1"
     assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "zh-hans"
@@ -81,7 +81,7 @@ def test_the_reviewer_s_desk_speaks_the_reviewer_s_language_and_has_the_switch(
     client.force_login(staff_reviewer)
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "zh-hant"
     page = client.get("/admin/").content.decode()
-    assert html_lang(page).startswith("zh-hant") and 'name="language"' in page and "js/language.js" in page
+    assert html_lang(page) == "zh-hant" and find_all(page, "select", name_="language") and "js/language.js" in page
     assert "登出" in page  # Django's own admin, in Traditional Chinese
     assert "Log out" not in page and "Transaction ID" not in page
 
@@ -97,7 +97,7 @@ def test_a_receipt_writes_its_round_s_time_as_the_language_does_to_the_second(
     round_ = Round.objects.get()
     Round.objects.filter(pk=round_.pk).update(created_at=datetime(2026, 11, 23, 21, 5, 9, tzinfo=UTC))
     page = client.get(f"/rounds/{round_.round_id}/?lang={language}").content.decode()
-    assert f">{written}</time>" in page
+    assert written in [time.text for time in find_all(page, "time")]
 
 
 @pytest.mark.parametrize("page", ["400.html", "403.html", "404.html", "500.html"])
@@ -108,5 +108,5 @@ def test_an_error_page_speaks_the_reader_s_language_without_a_request(page: str)
     with translation.override("ko"):
         korean = render_to_string(page)
     assert html_lang(korean) == "ko" and "로비" in korean
-    heading = english.split('<h1 class="page-title">')[1].split("</h1>")[0]
+    heading = find(english, "h1", cls="page-title").text
     assert heading not in korean

@@ -18,6 +18,7 @@ from config.asgi import application
 from tables import live, selectors, services
 from tables.live import table_group
 from tables.models import Table
+from tests.html import find_all
 from tests.rounds import SEED
 from tests.sockets import ORIGIN, connected, record, table_with_shoe
 
@@ -46,7 +47,7 @@ async def test_a_table_page_receives_the_fragments_of_each_recorded_round() -> N
     page = await connected("/ws/tables/baccarat-1/")
     round_id = await record(table)
     html = await page.receive_from(timeout=5)
-    assert round_id in html and 'id="roads"' in html and 'id="history"' in html
+    assert round_id in html and find_all(html, "section", id="roads") and find_all(html, "section", id="history")
     await page.disconnect()
 
 
@@ -63,7 +64,7 @@ async def test_a_push_is_forwarded_without_a_trip_to_the_database_thread(monkeyp
     await get_channel_layer().group_send(group, live.push_message(group, "<p>pushed</p>"))
     assert await page.receive_from(timeout=5) == "<p>pushed</p>"
     await page.send_to(text_data=json.dumps({"have": {}}))  # a resync does read the database
-    assert 'id="roads"' in await page.receive_from(timeout=5)
+    assert find_all(await page.receive_from(timeout=5), "section", id="roads")
     assert trips == [1]
     await page.disconnect()
 
@@ -73,7 +74,8 @@ async def test_the_lobby_receives_the_changed_table_card() -> None:
     lobby = await connected("/ws/lobby/")
     await record(table)
     html = await lobby.receive_from(timeout=5)
-    assert html.startswith('<a class="table-card" id="table-baccarat-1"')
+    card = find_all(html, "*")[0]  # the push starts with the card
+    assert (card.tag, card.attrs.get("class"), card.attrs.get("id")) == ("a", "table-card", "table-baccarat-1")
     await lobby.disconnect()
 
 
@@ -101,7 +103,7 @@ async def test_a_reconnecting_page_that_missed_rounds_gets_the_full_fragments() 
     page = await connected("/ws/tables/baccarat-1/")
     await page.send_to(text_data=json.dumps({"have": {"baccarat-1": before}}))
     html = await page.receive_from(timeout=5)
-    assert 'id="game-info"' in html and f'data-version="{await page_version(table)}"' in html
+    assert find_all(html, "section", id="game-info", data_version=await page_version(table))
     await page.disconnect()
 
 
@@ -110,9 +112,10 @@ async def test_the_odds_of_a_round_follow_its_fragments_with_the_page_version() 
     page = await connected("/ws/tables/baccarat-1/")
     await record(table)
     first, second = await page.receive_from(timeout=5), await page.receive_from(timeout=5)
-    assert 'id="history"' in first and "computing round 1" in first
-    assert 'id="odds"' in second and "after round 1" in second and 'id="history"' not in second
-    assert f'data-version="{await page_version(table)}"' in second
+    assert find_all(first, "section", id="history") and "computing round 1" in first
+    assert find_all(second, "section", id="odds") and "after round 1" in second
+    assert not find_all(second, "*", id="history")
+    assert find_all(second, "section", id="odds", data_version=await page_version(table))
     await page.disconnect()
 
 
@@ -163,8 +166,8 @@ async def test_a_page_that_asks_again_and_again_gets_one_resync_per_interval(set
     page = await connected("/ws/tables/baccarat-1/")
     for _ in range(50):
         await page.send_to(text_data=json.dumps({"have": {}}))
-    assert 'id="game-info"' in await page.receive_from(timeout=5)  # the first ask, at once
-    assert 'id="game-info"' in await page.receive_from(timeout=5)  # the other 49, in one answer
+    assert find_all(await page.receive_from(timeout=5), "section", id="game-info")  # the first ask, at once
+    assert find_all(await page.receive_from(timeout=5), "section", id="game-info")  # the other 49, in one answer
     assert await page.receive_nothing(timeout=0.6)
     await page.disconnect()
 
@@ -175,7 +178,7 @@ async def test_asks_merged_into_one_are_answered_with_what_the_page_said_last(se
     await record(table)
     page = await connected("/ws/tables/baccarat-1/")
     await page.send_to(text_data=json.dumps({"have": {}}))
-    assert 'id="game-info"' in await page.receive_from(timeout=5)
+    assert find_all(await page.receive_from(timeout=5), "section", id="game-info")
     await page.send_to(text_data=json.dumps({"have": {}}))
     await page.send_to(text_data=json.dumps({"have": {"baccarat-1": await page_version(table)}}))
     assert await page.receive_nothing(timeout=0.6)  # up to date by then: nothing to send
@@ -216,7 +219,7 @@ async def test_the_lobby_resyncs_only_the_cards_a_page_missed() -> None:
     lobby = await connected("/ws/lobby/")
     await lobby.send_to(text_data=json.dumps({"have": {"baccarat-1": stale, "baccarat-2": "0:0:0"}}))
     html = await lobby.receive_from(timeout=5)
-    assert 'id="table-baccarat-1"' in html and 'id="table-baccarat-2"' not in html
+    assert find_all(html, "a", id="table-baccarat-1") and not find_all(html, "*", id="table-baccarat-2")
     await lobby.disconnect()
 
 
@@ -250,7 +253,7 @@ async def test_open_pages_hold_no_cache_client_each() -> None:
     pages = [await connected("/ws/tables/baccarat-1/") for _ in range(6)]
     for page in pages:
         await page.send_to(text_data=json.dumps({"have": {}}))
-        assert 'id="roads"' in await page.receive_from(timeout=5)
+        assert find_all(await page.receive_from(timeout=5), "section", id="roads")
     assert clients() - before <= 1, "at most the group's one mark"
     for page in pages:
         await page.disconnect()

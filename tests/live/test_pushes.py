@@ -22,6 +22,7 @@ from tables.game.shoe import CutCardRule, DealingShoe
 from tables.models import Round, Table
 from tables.page_version import PageVersion
 from tables.pages import fragments
+from tests.html import find, find_all
 from tests.road_marks import marks
 from tests.rounds import SEED
 
@@ -100,10 +101,11 @@ def test_a_round_pushes_at_most_10_kib_to_a_page_showing_an_80_round_shoe_and_3_
     [last] = dealt(table, cards, 1)  # round 81, pushed while its odds are computed
     shoe, version = state(table)
     delta = fragments.table_push_html(table, shoe, version, since=since)
-    assert 'data-since="1:80:0:80:0"' in delta and 'id="history"' not in delta  # a delta, not the whole part
+    assert find_all(delta, "section", id="game-info", data_since="1:80:0:80:0")  # a delta, not the whole part
+    assert not find_all(delta, "*", id="history")
     assert len(delta.encode()) <= 10 * 1024
     whole = fragments.table_push_html(table, shoe, version, since=None)
-    assert 'id="history"' in whole and len(whole.encode()) <= 32 * 1024  # a resync: 69 KiB before
+    assert find_all(whole, "section", id="history") and len(whole.encode()) <= 32 * 1024  # a resync: 69 KiB before
     odds.round_odds_compute(round_pk=last.pk)
     assert len(fragments.table_odds_html(table).encode()) <= 8 * 1024  # 9.4 KiB before
     for card in fragments.lobby_cards_html():
@@ -125,7 +127,7 @@ def test_a_delta_names_its_state_first_and_adds_the_rounds_rows_and_road_marks(b
     assert elements[0][1]["id"] == "game-info"  # where a client looks for the state a push shows
     rows = elements[1]
     assert rows == ("template", rows[1]) and rows[1]["hx-swap-oob"] == "afterbegin:#history-rows"
-    assert delta.count("<tr") == 1 and new.round_id in delta
+    assert len(find_all(delta, "tr")) == 1 and new.round_id in delta
     bead = next(attrs for tag, attrs in elements if attrs.get("hx-swap-oob") == "beforeend:#marks-bead_plate")
     assert "data-view" not in bead
     assert marks(delta, "bead-B") == [(0, 2)] and marks(delta, "ring-B") == [(1, 0)] and not marks(delta, "bead-P")
@@ -143,7 +145,8 @@ def test_a_delta_widens_a_roads_view_with_the_columns_it_adds_keeping_the_first(
     record(table, win("P", 13))  # a 14th round: the Bead Plate's 3rd column, no move
     shoe, version = state(table)
     delta = fragments.table_push_html(table, shoe, version, since=since)
-    assert 'hx-swap-oob="beforeend:#marks-bead_plate"' in delta and 'data-view="0 0 280 120"' not in delta
+    assert find_all(delta, "svg", hx_swap_oob="beforeend:#marks-bead_plate")
+    assert not find_all(delta, "*", data_view="0 0 280 120")
     for i in range(14, 30):
         since = version
         record(table, win("BP"[i % 2], i))
@@ -151,8 +154,8 @@ def test_a_delta_widens_a_roads_view_with_the_columns_it_adds_keeping_the_first(
     delta = fragments.table_push_html(table, shoe, version, since=since)
     # 30 columns of Big Road: the 30th and the empty one after it need a 31st column in
     # view, added at the right; the shoe's first column stays (the road box scrolls).
-    assert 'hx-swap-oob="beforeend:#marks-big_road" ' + f'data-version="{version}" data-since="{since}"' in delta
-    assert 'data-view="0 0 620 120"' in delta
+    big = find(delta, "svg", hx_swap_oob="beforeend:#marks-big_road", data_version=str(version), data_since=str(since))
+    assert big.attrs.get("data-view") == "0 0 620 120"
 
 
 def test_a_delta_draws_a_road_again_when_a_round_changes_a_mark_it_has(baccarat_1) -> None:
@@ -166,7 +169,8 @@ def test_a_delta_draws_a_road_again_when_a_round_changes_a_mark_it_has(baccarat_
     delta = fragments.table_push_html(table, shoe, version, since=since)
     big = next(attrs for tag, attrs in top_level(delta) if attrs.get("id") == "road-big_road")
     assert (big["data-version"], big["data-since"]) == (str(version), str(since))
-    assert '<text class="ties" x="10" y="13.5">3</text>' in delta and "#marks-big_road" not in delta
+    assert [ties.text for ties in find_all(delta, "text", cls="ties", x="10", y="13.5")] == ["3"]
+    assert "#marks-big_road" not in delta
 
 
 def test_pages_get_the_whole_live_part_after_a_void_a_new_shoe_or_from_a_state_a_delta_cannot_start_from(
@@ -182,7 +186,7 @@ def test_pages_get_the_whole_live_part_after_a_void_a_new_shoe_or_from_a_state_a
 
     def whole(since: PageVersion | None) -> bool:
         html = fragments.table_push_html(table, shoe, version, since=since)
-        return 'id="history"' in html and "data-since" not in html
+        return bool(find_all(html, "section", id="history")) and "data-since" not in html
 
     assert not whole(one)
     assert whole(None) and whole(version)  # nothing to start from, or nothing new
@@ -205,7 +209,8 @@ def test_a_page_is_sent_the_rounds_of_one_shoe_only_up_to_the_rows_its_history_s
     for i in range(fragments.HISTORY_ROWS):
         record(table, win("B", i))
     shoe, version = state(table)
-    assert "data-since" in fragments.table_push_html(table, shoe, version, since=since)
+    delta = fragments.table_push_html(table, shoe, version, since=since)
+    assert find_all(delta, "section", id="game-info", data_since=str(since))
     record(table, win("P", 0))
     shoe, version = state(table)
     assert "data-since" not in fragments.table_push_html(table, shoe, version, since=since)
@@ -224,16 +229,18 @@ async def test_an_open_page_gets_the_whole_part_then_the_changes_of_each_round()
     assert (await page.connect())[0]
     await database_sync_to_async(record)(table, SEED)
     first, first_odds = await page.receive_from(timeout=5), await page.receive_from(timeout=5)
-    assert 'id="history"' in first and "data-since" not in first  # from a page with no round: whole
-    assert 'id="odds"' in first_odds and 'id="history"' not in first_odds
+    assert find_all(first, "section", id="history") and "data-since" not in first  # from a page with no round: whole
+    assert find_all(first_odds, "section", id="odds") and not find_all(first_odds, "*", id="history")
     await database_sync_to_async(record)(table, BANKER)
     second = await page.receive_from(timeout=5)
-    assert 'data-since="1:1:0:0:0"' in second and 'id="history"' not in second  # since the round's push
+    assert find_all(second, "section", id="game-info", data_since="1:1:0:0:0")  # since the round's push
+    assert not find_all(second, "*", id="history")
     # A page that missed it asks for what it lacks, and gets the whole part.
     await page.send_to(text_data=json.dumps({"have": {"baccarat-1": "1:1:0:1:0"}}))
-    while "data-since" in (resync := await page.receive_from(timeout=5)) or 'id="history"' not in resync:
-        pass  # the odds of round 2 may come first
-    assert 'id="history"' in resync
+    resync = await page.receive_from(timeout=5)
+    while "data-since" in resync or not find_all(resync, "section", id="history"):
+        resync = await page.receive_from(timeout=5)  # the odds of round 2 may come first
+    assert find_all(resync, "section", id="history")
     await page.disconnect()
 
 
@@ -247,7 +254,8 @@ def test_a_delta_reads_the_database_a_fixed_number_of_times_for_any_shoe_length(
         record(table, win("P", len(Round.objects.all())))
         shoe, version = state(table)
         with CaptureQueriesContext(connection) as delta:
-            assert "data-since" in fragments.table_push_html(table, shoe, version, since=since)
+            delta_html = fragments.table_push_html(table, shoe, version, since=since)
+            assert find_all(delta_html, "section", id="game-info", data_since=str(since))
         return len(delta)
 
     short = queries()
@@ -265,7 +273,7 @@ def test_an_odds_push_reads_the_database_a_fixed_number_of_times_for_any_shoe_le
     def queries() -> int:
         odds.round_odds_compute(round_pk=dealt(table, cards, 1)[-1].pk)
         with CaptureQueriesContext(connection) as read:
-            assert 'id="odds"' in fragments.table_odds_html(table)
+            assert find_all(fragments.table_odds_html(table), "section", id="odds")
         return len(read)
 
     assert queries() == 2, "the shoe and its rounds: no round's ID, nor the version, read again"

@@ -8,6 +8,7 @@ from django.test import Client
 
 from tables import selectors, services
 from tables.pages import fragments
+from tests.html import find_all
 from tests.road_marks import marks
 from tests.rounds import SEED
 
@@ -34,9 +35,9 @@ def test_the_display_shows_the_tables_name_limits_roads_counts_and_last_round(cl
     assert "Baccarat 1" in page and "10–5000" in page and "10–1000" in page
     assert marks(page, "bead-P") == [(0, 0)] and marks(page, "bead-B") == [(0, 1)]
     assert marks(page, "ring-P") == [(0, 0)] and marks(page, "ring-B") == [(1, 0)]
-    assert all(f'id="road-{name}"' in page for name in fragments.TABLE_ROADS)
+    assert all(find_all(page, "svg", id=f"road-{name}") for name in fragments.TABLE_ROADS)
     assert "Banker wins" in page  # the last round, whose cards show beside it
-    assert 'ws-connect="/ws/tables/baccarat-1/?lang=en"' in page  # the table page's own socket and group
+    assert find_all(page, "main", ws_connect="/ws/tables/baccarat-1/?lang=en")  # the table page's own socket and group
     assert "css/display.css" in page and "js/display.js" in page and "plotly" not in page
 
 
@@ -53,7 +54,7 @@ def test_every_element_a_table_push_carries_has_its_place_on_the_display(client:
     odds = fragments.table_odds_html(table)
     pushed = places(whole) | places(delta) | places(odds)
     assert {"game-info", "roads", "last-round", "stats", "marks-big_road", "history-rows"} <= pushed
-    assert {place for place in pushed if f'id="{place}"' not in page} == set()
+    assert {place for place in pushed if not find_all(page, "*", id=place)} == set()
 
 
 def test_a_display_of_a_table_with_no_shoe_yet_waits_for_its_first_round(client: Client, baccarat_1) -> None:

@@ -16,6 +16,7 @@ from tables.game.bets import BetType
 from tables.game.cards import Card
 from tables.game.odds import Composition, shoe_odds
 from tables.models import Round
+from tests.html import find_all
 from tests.rounds import SEED
 
 SECOND = {"player": ["7H", "KS"], "banker": ["2C", "3D", "7S"]}
@@ -140,14 +141,18 @@ def test_the_odds_panel_shows_each_bet_now_beside_the_full_shoe(client: Client, 
     services.shoe_start(table=table)
     round_ = services.round_record(table=table, **SEED).round  # on_commit does not run here: no odds yet
     page = client.get("/tables/baccarat-1/").content.decode()
-    assert 'id="odds"' in page and "computing round 1" in page and 'id="chart-odds"' in page
+    assert find_all(page, "section", id="odds") and "computing round 1" in page
+    assert find_all(page, "script", id="chart-odds", type="application/json")
     returns = {bet.value: -0.01 for bet in BetType} | {"tie": 0.0123}
     Round.objects.filter(pk=round_.pk).update(odds={"cards": 410, "returns": returns, "no_commission_banker": -0.01})
     page = client.get("/tables/baccarat-1/").content.decode()
     assert "after round 1" in page and "410 cards left" in page and "computing" not in page
     # The tie's edge turned positive: highlighted, with its full-shoe value beside it.
-    assert page.count('class="edge-positive"') == 1
-    assert "<td>Tie <span" in page and "+1.230%" in page and "−14.360%" in page
+    edges = find_all(page, "tr", class_="edge-positive")
+    assert len(edges) == 1
+    tie = find_all(edges[0].html, "td")[0]
+    assert tie.text == "Tie edge" and find_all(tie.html, "span", cls="tag")  # the bet, tagged
+    assert "+1.230%" in page and "−14.360%" in page
 
 
 def test_the_payouts_and_odds_page_shows_the_published_return_tables(client: Client, baccarat_1) -> None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import re
 from unittest import mock
 
 from django.db import connection
@@ -15,6 +14,7 @@ from tables.background import tasks
 from tables.live import consumers, lobby_group
 from tables.models import Table
 from tables.pages import fragments
+from tests.html import Prefix, find, find_all
 from tests.pushes import page_opens
 from tests.road_marks import marks
 from tests.rounds import SEED
@@ -31,10 +31,13 @@ def test_the_lobby_lists_tables_with_their_latest_rounds(client: Client, baccara
     services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"])
     page = client.get("/").content.decode()
     assert "Baccarat 1" in page and "Baccarat 2" in page
-    cards = page[page.index('id="lobby-grid"') :]  # after the good road settings' pictures
+    cards = find(page, "div", id="lobby-grid").html  # not the good road settings' pictures
     assert len(marks(cards, "bead-P")) == 2  # the compact Bead Plate
     assert len(marks(cards, "ring-P")) == 2  # and Big Road
-    assert '<span class="c-B">0</span> · <span class="c-P">2</span> · <span class="c-T">0</span>' in page
+    counts = find(find(page, "a", id="table-baccarat-1").html, "div", cls="counts")
+    shown = [(count.attrs.get("class"), count.text) for count in find_all(counts.html, "span")]
+    assert shown == [("c-B", "0"), ("c-P", "2"), ("c-T", "0")]
+    assert find(counts.html, "dd").text == "0 · 2 · 0"
     assert "Anna" in page
 
 
@@ -66,8 +69,8 @@ def test_the_table_page_shows_game_stats_with_plotly_charts_from_our_static_file
     services.round_record(table=table, **SEED)  # Player 9 - 3: Player Bonus 4:1
     services.round_record(table=table, player=["2H", "3D"], banker=["9S", "9H"])  # Banker natural 8
     page = client.get("/tables/baccarat-1/").content.decode()
-    assert 'id="stats"' in page and "50.0%" in page
-    assert '<script id="chart-shares" type="application/json">' in page
+    assert find_all(page, "section", id="stats") and "50.0%" in page
+    assert find_all(page, "script", id="chart-shares", type="application/json")
     assert "/static/plotly/plotly-basic.min.js" in page and "cdn" not in page.lower()
     assert "Banker 19:20" in page and "Banker Natural 7:2" in page  # paid bets of the last round
     assert "Player Bonus 4:1" in page  # side bets won, in the history
@@ -89,8 +92,9 @@ def test_lobby_cards_show_good_roads_and_are_highlighted(client: Client, baccara
     for _ in range(4):
         services.round_record(table=table, player=["2H", "3D"], banker=["9S", "KH"])  # Banker natural
     page = client.get("/").content.decode()
-    assert 'class="table-card has-good-road"' in page
-    assert 'data-good-roads="long_banker"' in page and ">Long Banker</span>" in page
+    assert find_all(page, "a", class_="table-card has-good-road")
+    assert find_all(page, "a", data_good_roads="long_banker")
+    assert "Long Banker" in [badge.text for badge in find_all(page, "span", cls="badge", data_pattern="long_banker")]
 
 
 def test_lobby_cards_show_the_asian_lobbies_good_roads_too(client: Client, baccarat_1) -> None:
@@ -99,34 +103,40 @@ def test_lobby_cards_show_the_asian_lobbies_good_roads_too(client: Client, bacca
     for banker in (True, False, True, False, True):  # B P B P B: Big Road Single, Banker Always Jumps
         services.round_record(table=table, **(BANKER_NATURAL if banker else PLAYER_WIN))
     page = client.get("/").content.decode()
-    assert 'data-good-roads="big_road_single banker_always_jumps"' in page
-    assert '<span class="badge" data-pattern="banker_always_jumps">Banker Always Jumps</span>' in page
-    assert '<option value="slope_road">Slope Road</option>' in page  # the filter offers all twelve
+    assert find_all(page, "a", data_good_roads="big_road_single banker_always_jumps")
+    badges = find_all(page, "span", class_="badge", data_pattern="banker_always_jumps")
+    assert "Banker Always Jumps" in [badge.text for badge in badges]
+    options = find_all(page, "option", value="slope_road")  # the filter offers all twelve
+    assert "Slope Road" in [option.text for option in options]
     table_page = client.get("/tables/baccarat-1/").content.decode()
-    assert 'data-pattern="banker_always_jumps">Banker Always Jumps</span>' in table_page
+    badges = find_all(table_page, "span", data_pattern="banker_always_jumps")
+    assert "Banker Always Jumps" in [badge.text for badge in badges]
 
 
 def test_the_lobby_s_good_road_settings_switch_each_of_the_twelve_patterns_with_a_picture_of_it(
     client: Client, db: None
 ) -> None:
     page = client.get("/").content.decode()
-    settings = page[page.index('<details class="road-settings"') : page.index("</details>")]
-    switches = re.findall(r'<input type="checkbox" data-pattern="(\w+)" checked>', settings)
+    settings = find(page, "details", cls="road-settings").html
+    switches = [switch.attrs["data-pattern"] for switch in find_all(settings, "input", type="checkbox", checked="")]
     assert switches == [p.key for p in PATTERNS]
     assert "name=" not in settings  # a switch is no part of the filter's query
     # Each picture is its example drawn as a Big Road: Slope Road's 1, 2, 3, 4.
-    slope = settings[settings.index('data-pattern="slope_road"') :]
-    slope = slope[: slope.index("</svg>")]
-    assert 'viewBox="0 0 80 80"' in slope  # 4 columns, 4 rows: no empty rows below
-    assert "Big Road: 4 columns, 0 ties; newest column Player, 4 in a row." in slope
+    [slope] = [
+        find(setting.html, "svg")
+        for setting in find_all(settings, "label", cls="road-setting")
+        if find_all(setting.html, "input", data_pattern="slope_road")
+    ]
+    assert slope.attrs.get("viewbox") == "0 0 80 80"  # 4 columns, 4 rows: no empty rows below
+    assert "Big Road: 4 columns, 0 ties; newest column Player, 4 in a row." in slope.text
 
 
 def test_the_lobby_screen_lists_every_table_without_controls(client: Client, baccarat_1) -> None:
     for n in range(2, 15):
         services.table_create(slug=f"baccarat-{n}", name=f"Baccarat {n}")
     page = client.get("/lobby/screen/").content.decode()
-    assert page.count('id="table-baccarat-') == 14
-    assert 'data-per-page="12"' in page and '<body class="screen">' in page
+    assert len(find_all(page, "a", id=Prefix("table-baccarat-"))) == 14
+    assert find_all(page, "div", id="lobby-grid", data_per_page="12") and find_all(page, "body", class_="screen")
     assert "lobby-filter" not in page
 
 
@@ -139,8 +149,8 @@ def test_the_live_history_shows_the_latest_20_rounds_and_links_to_the_whole_shoe
         cards = {"player": [f"2{suit}", f"3{suit}"], "banker": [f"9{suit}", f"{zero}{suit}"]}
         ids.append(services.round_record(table=table, **cards).round.round_id)
     page = client.get("/tables/baccarat-1/").content.decode()
-    history = page[page.index('id="history"') :]
-    assert ids[-1] in history and ids[2] in history and ids[1] not in history
+    history = find(page, "section", id="history").html
+    assert ids[-1] in history and ids[2] in history and ids[1] not in page
     assert "The latest 20 of 22 rounds" in history and "?shoe=1&amp;all=1" in history
     whole = client.get("/tables/baccarat-1/?shoe=1&all=1").content.decode()
     assert all(i in whole for i in ids) and "ws-connect" not in whole
@@ -254,7 +264,8 @@ def test_a_tip_for_something_that_is_not_a_cell_of_a_road_is_not_found(client: C
 
 
 def test_every_page_has_the_sites_icon_and_favicon_ico_leads_to_it(client: Client, baccarat_1) -> None:
-    assert '<link rel="icon" href="/static/favicon.svg" type="image/svg+xml">' in client.get("/").content.decode()
+    lobby = client.get("/").content.decode()
+    assert find_all(lobby, "link", rel="icon", href="/static/favicon.svg", type="image/svg+xml")
     answer = client.get("/favicon.ico")
     assert answer.status_code == 301 and answer["Location"] == "/static/favicon.svg"
     icon = b"".join(client.get("/static/favicon.svg").streaming_content)

@@ -3,8 +3,6 @@ a player who disputes a round names its Transaction ID (seeds 000, 002) and sees
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.contrib.auth.models import User
 from django.test import Client
@@ -13,6 +11,7 @@ from tables import services
 from tables.models import Round, Table
 from tables.pages import receipts
 from tables.pages.svg import CELL
+from tests.html import Prefix, find_all
 from tests.road_marks import marks
 from tests.rounds import SEED
 
@@ -21,7 +20,13 @@ BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}  # Banker natu
 
 def marked_cells(page: str) -> list[tuple[int, int]]:
     """(column, row) of the cell each road outlines, in the order of the roads."""
-    return [(int(x) // CELL, int(y) // CELL) for x, y in re.findall(r'<rect class="marked" x="(\d+)" y="(\d+)"', page)]
+    return [(int(r.attrs["x"]) // CELL, int(r.attrs["y"]) // CELL) for r in find_all(page, "rect", cls="marked")]
+
+
+def bets(page: str) -> dict[str, tuple[str, str, str]]:
+    """A receipt's bets: each bet's result, its pay and the pay cell's class, a row each."""
+    rows = [find_all(row.html, "td") for row in find_all(page, "tr", class_=Prefix("bet-"))]
+    return {bet.text: (result.text, pays.text, pays.attrs.get("class", "")) for bet, result, pays in rows}
 
 
 @pytest.fixture
@@ -41,11 +46,12 @@ def test_anyone_sees_a_rounds_table_shoe_cards_winner_and_every_bet(client: Clie
     assert first.round_id in page and "Baccarat 1" in page and "Bao" in page
     assert "<dt>Shoe</dt>" in page and "<dt>Round</dt><dd>1</dd>" in page
     assert "Player wins" in page
-    assert 'title="AH">A' in page and 'title="JC">J' in page  # the table page's cards
-    assert len(re.findall(r'<tr class="bet-\w+">', page)) == 14
-    assert '<td>Player</td><td>Win</td><td class="num">1:1</td>' in page
-    assert '<td>Banker</td><td>Lose</td><td class="num">−1</td>' in page
-    assert '<td>Player Bonus</td><td>Win</td><td class="num">4:1</td>' in page
+    cards = {card.attrs.get("title"): card.text for card in find_all(page, "span", cls="card")}
+    assert cards["AH"] == "A♥" and cards["JC"] == "J♣"  # the table page's cards
+    assert len(find_all(page, "tr", class_=Prefix("bet-"))) == 14
+    assert bets(page)["Player"] == ("Win", "1:1", "num")
+    assert bets(page)["Banker"] == ("Lose", "−1", "num")
+    assert bets(page)["Player Bonus"] == ("Win", "4:1", "num")
     assert "Voided" not in page
 
 
@@ -54,7 +60,7 @@ def test_the_receipt_shows_the_roads_as_they_stood_after_its_round_with_it_marke
     assert marks(page, "bead-P") == [(0, 0)] and marks(page, "bead-B") == [(0, 1)]  # not the third round
     assert marks(page, "ring-P") == [(0, 0)] and marks(page, "ring-B") == [(1, 0)]
     assert marked_cells(page) == [(0, 1), (1, 0)]  # its bead, its Big Road ring
-    assert page.count('<svg class="road road-') == 2  # the Bead Plate and the Big Road only
+    assert len(find_all(page, "svg", cls="road")) == 2  # the Bead Plate and the Big Road only
 
 
 def test_a_voided_rounds_receipt_says_so_with_its_reason_and_marks_no_cell(client: Client, three_rounds) -> None:
@@ -81,22 +87,23 @@ def test_an_unknown_transaction_id_answers_404_with_a_clear_page(client: Client,
     response = client.get(f"/rounds/{round_id}/")
     assert response.status_code == 404
     page = response.content.decode()
-    assert '<h1 class="page-title">No such round</h1>' in page and "No round has the Transaction ID" in page
-    assert 'class="brand"' in page  # the site's own page, with its header
+    assert [title.text for title in find_all(page, "h1", class_="page-title")] == ["No such round"]
+    assert "No round has the Transaction ID" in page
+    assert find_all(page, "a", class_="brand")  # the site's own page, with its header
 
 
 def test_every_page_not_found_is_the_sites_own(client: Client, db) -> None:
     response = client.get("/no/such/page/")
     assert response.status_code == 404
     page = response.content.decode()
-    assert "Page not found" in page and 'class="brand"' in page and "Back to the lobby" in page
+    assert "Page not found" in page and find_all(page, "a", class_="brand") and "Back to the lobby" in page
     assert client.get("/api/no/such/path").json()["errors"][0]["message"] == "no such API path: see /api/docs"
 
 
 def test_the_table_pages_history_links_each_round_to_its_receipt(client: Client, three_rounds) -> None:
     page = client.get("/tables/baccarat-1/").content.decode()
     for round_ in three_rounds:
-        assert f'href="/rounds/{round_.round_id}/"' in page
+        assert find_all(page, "a", href=f"/rounds/{round_.round_id}/")
 
 
 def test_the_api_gives_a_round_by_its_transaction_id_with_its_table_and_void(client: Client, three_rounds) -> None:
