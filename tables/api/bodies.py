@@ -3,14 +3,11 @@
 from __future__ import annotations
 
 import json
-import logging
 from typing import Any
 
 from django.conf import settings
 from django.http import HttpRequest
 from ninja.parser import Parser
-
-log = logging.getLogger(__name__)
 
 LARGEST_INTEGER = 10**18  # the largest round number the schema allows (any beyond the next is a 409)
 MAX_DIGITS = 30  # integers in a body: longer ones are refused before they are read

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import re
 from typing import Annotated, Any
 
@@ -16,8 +15,6 @@ from ..pages import road_data as road_selectors
 from .bodies import LARGEST_SHOE
 from .core import BODY_ERRORS, READ_ERRORS, ErrorsOut, TableRequest, TableToken, _table
 from .schemas import ReceiptEnvelope, RoundEnvelope, RoundIn, RoundsOut
-
-log = logging.getLogger(__name__)
 
 router = Router()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Annotated
 
 from ninja import Field, Schema
@@ -11,8 +10,6 @@ from pydantic import ConfigDict, StrictInt, StrictStr, StringConstraints
 from ..game.authentication import PLAINTEXT_MAX
 from ..game.cards import CODE_PATTERN
 from .bodies import LARGEST_INTEGER
-
-log = logging.getLogger(__name__)
 
 # --- Schemas ---------------------------------------------------------------------------
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.http import HttpRequest
@@ -14,8 +13,6 @@ from .. import selectors, services
 from .bodies import BodyError
 from .core import BODY_ERRORS, WRITE_ERRORS, ErrorsOut, TableRequest, TableToken, api
 from .schemas import BurnEnvelope, BurnIn, ShoeEnvelope, ShoeIn
-
-log = logging.getLogger(__name__)
 
 router = Router()
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 from typing import Any
 
 from django.http import Http404, HttpRequest
@@ -13,8 +12,6 @@ from ..api.bodies import LARGEST_SHOE
 from ..api.core import BODY_ERRORS, READ_ERRORS, ErrorsOut, TableRequest, TableToken, _table
 from ..api.schemas import CardsOut, RevealIn, ShoeEnvelope
 from .selectors import shoe_cards as committed_cards
-
-log = logging.getLogger(__name__)
 
 router = Router()
 
