@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import math
 import re
+import sys
 from typing import Any
 
 from django.core.exceptions import RequestDataTooBig
@@ -143,7 +144,7 @@ def _database_unavailable(request: HttpRequest, exc: OperationalError | Interfac
     """The database is down or unreachable: nothing was recorded, and the same request
     can be sent again (a round sent with its ``number`` is never recorded twice)."""
     log.warning("database unavailable for %s %s: %s", request.method, request.path, exc)
-    response = error_response(request, 503, "the database is unavailable: nothing was recorded, retry shortly")
+    response = error_response(request, 503, _DATABASE_DOWN)
     response["Retry-After"] = "2"
     return response
 
@@ -156,6 +157,7 @@ def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
     return error_response(request, 500, _SERVER_ERROR)
 
 
+_DATABASE_DOWN = "the database is unavailable: nothing was recorded, retry shortly"
 _SERVER_ERROR = "the server failed to handle the request; a round sent with its number can be sent again safely"
 
 
@@ -182,9 +184,19 @@ def not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
 
 
 def server_error(request: HttpRequest) -> HttpResponse:
-    if not _api_path(request):
-        return defaults.server_error(request)
-    return _json_errors(500, _SERVER_ERROR)
+    """A request that failed: 500, or, while the database is down (the exception being
+    handled is one of its), 503 with ``Retry-After``: nothing went wrong that sending the
+    request again a moment later will not mend. A page in the reader's language, or the
+    API's JSON under /api/."""
+    down = isinstance(sys.exc_info()[1], OperationalError | InterfaceError)
+    if _api_path(request):
+        response: HttpResponse = _json_errors(503, _DATABASE_DOWN) if down else _json_errors(500, _SERVER_ERROR)
+    else:
+        response = defaults.server_error(request, template_name="503.html" if down else "500.html")
+    if down:
+        response.status_code = 503
+        response["Retry-After"] = "2"
+    return response
 
 
 def _method_not_allowed_as_json(request: HttpRequest, response: HttpResponseBase) -> HttpResponseBase:
