@@ -300,6 +300,8 @@ if SIMULATE_INTERVAL > 0 and CELERY_BROKER_URL:
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # A dependency that is down: one line every few seconds, not a traceback a request.
+    "filters": {"outages": {"()": "config.outages.OneLineAnOutage"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
 }
