@@ -1,11 +1,11 @@
 // Plotly charts: each figure comes as JSON beside its chart (json_script); draw them on
 // load, again whenever a live update swaps them in, and when the theme changes.
 (function () {
-  // The colour-blind theme's colours (Okabe-Ito) for the seed's, as tables/charts.py
+  // The colour-blind theme's colours (Okabe-Ito) for the seed's, as tables/pages/charts.py
   // writes them: lighter than the roads' (app.css), as a chart's lines lie on the dark panel.
   var COLOURBLIND = { "#d9342b": "#d55e00", "#1f6fd1": "#56b4e9", "#1e9e4a": "#009e73" };
 
-  // What every chart's layout shares (tables/charts.py's BASE_LAYOUT, which must say the
+  // What every chart's layout shares (tables/pages/charts.py's BASE_LAYOUT, which must say the
   // same); a figure's own layout replaces a key whole.
   var BASE_LAYOUT = {
     paper_bgcolor: "rgba(0,0,0,0)", plot_bgcolor: "rgba(0,0,0,0)", font: { color: "#eef3ef", size: 12 },

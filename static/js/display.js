@@ -3,7 +3,7 @@
 // new round large for a few seconds. It keeps no state per push (a few strings on the
 // roads, one timer): the display runs for days.
 (function () {
-  var CELL = 20, ROWS = 6; // SVG units per cell and rows of every road (roads/svg.py)
+  var CELL = 20, ROWS = 6; // SVG units per cell and rows of every road (tables/pages/svg.py)
   var seconds = +document.body.dataset.bannerSeconds || 5;
   var announced = null; // "shoe:round" the display showed last
   var timer = null;

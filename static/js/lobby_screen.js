@@ -7,7 +7,7 @@
   var grid = document.getElementById("lobby-grid");
   if (!grid) return;
   var MAX = +grid.dataset.perPage || 12, TURN = 15000;
-  var CELL = 20, ROWS = 6; // a road's SVG units per cell, and its rows (roads/svg.py)
+  var CELL = 20, ROWS = 6; // a road's SVG units per cell, and its rows (tables/pages/svg.py)
   // Columns a card shows at least, side by side (Bead Plate and Big Road together) or
   // stacked (each road the card's width): fewer say too little of the shoe. A card too
   // tall for that (one table on a portrait screen) may show fewer, bigger ones.

@@ -6,7 +6,7 @@
   function cellWidth(box) {
     var svg = box.querySelector("svg.road");
     if (!svg || !svg.viewBox.baseVal.height) return 0;
-    return svg.getBoundingClientRect().height / (svg.viewBox.baseVal.height / 20); // 20: roads/svg.py's CELL
+    return svg.getBoundingClientRect().height / (svg.viewBox.baseVal.height / 20); // 20: tables/pages/svg.py's CELL
   }
 
   function mark(box) {

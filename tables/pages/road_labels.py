@@ -1,7 +1,7 @@
 """The roads' words in the page's language: road titles, good roads' names, and each
 road said in a sentence for a screen reader.
 
-The core (roads/svg.py, roads/patterns.py) holds codes, English names and facts, and no
+The core (tables/pages/svg.py, roads/patterns.py) holds codes, English names and facts, and no
 Django; this module words them with gettext, at render time, so a push rendered inside
 ``translation.override(lang)`` comes out in its pages' language.
 """

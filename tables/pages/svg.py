@@ -31,7 +31,7 @@ from roads.entries import ROWS, Color, RoadRound, Winner
 
 CELL = 20  # SVG units per grid cell
 # The roads' names in English, for the core's own use (a road's name is checked against
-# these); the pages show them translated (roads/labels.py).
+# these); the pages show them translated (tables/pages/road_labels.py).
 ROAD_TITLES = {
     "bead_plate": "Bead Plate",
     "big_road": "Big Road",
@@ -53,7 +53,7 @@ LAYERS = ("bead-B", "bead-P", "bead-T", "ring-B", "ring-P", "eye-red", "eye-blue
 @dataclass(frozen=True, slots=True)
 class BeadPlateFacts:
     """What the Bead Plate shows, for the sentence a screen reader reads (worded in the
-    page's language by roads/labels.py: the core holds no words)."""
+    page's language by tables/pages/road_labels.py: the core holds no words)."""
 
     rounds: int
     banker: int

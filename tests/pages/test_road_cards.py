@@ -10,8 +10,7 @@ import pytest
 from tables.pages import svg
 from tables.pages.road_data import ShoeRoads
 from tables.templatetags.road_svg import road_board
-
-from .pictures import roads_of
+from tests.roads.pictures import roads_of
 
 pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
 

@@ -9,8 +9,7 @@ from roads.entries import Color, Winner
 from tables.pages import svg
 from tests.html import find_all
 from tests.road_marks import asks, marks
-
-from .pictures import roads_of
+from tests.roads.pictures import roads_of
 
 pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
 

@@ -1,5 +1,5 @@
 """The roads' words (titles, good roads' names, each road said for a screen reader) come
-from gettext in the shell (roads/labels.py), in the language a page is rendered in."""
+from gettext in the shell (tables/pages/road_labels.py), in the language a page is rendered in."""
 
 from __future__ import annotations
 
@@ -10,8 +10,7 @@ from django.utils import translation
 from roads.patterns import PATTERNS
 from tables.pages import road_labels as labels
 from tables.pages import svg
-
-from .pictures import roads_of
+from tests.roads.pictures import roads_of
 
 
 @pytest.fixture(autouse=True)
