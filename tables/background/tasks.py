@@ -16,6 +16,10 @@ from ..desk import review
 from ..pages import fragments
 from . import odds
 
+# Beat's periodic work: retried a few times while the database is unreachable, its
+# result kept by nobody (beat runs it again next period anyway).
+PERIODIC = {"ignore_result": True, "autoretry_for": (OperationalError,), "retry_backoff": True, "max_retries": 3}
+
 
 @shared_task(name=odds.ODDS_TASK, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5)
 def round_odds_compute(round_pk: int) -> None:
@@ -23,13 +27,7 @@ def round_odds_compute(round_pk: int) -> None:
     odds.round_odds_compute_job(round_pk)
 
 
-@shared_task(
-    name="tables.tasks.rounds_without_odds_compute",
-    ignore_result=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=3,
-)
+@shared_task(name="tables.tasks.rounds_without_odds_compute", **PERIODIC)
 def rounds_without_odds_compute() -> None:
     """Beat's sweep: odds of rounds whose task was lost (with the broker's queue, or a
     process killed between its commit and queueing the task)."""
@@ -49,13 +47,7 @@ def lobby_cards_render() -> None:
     fragments.lobby_cards_keep(live.lobby_languages())
 
 
-@shared_task(
-    name="tables.tasks.review_reports_refresh",
-    ignore_result=True,
-    autoretry_for=(OperationalError,),
-    retry_backoff=True,
-    max_retries=3,
-)
+@shared_task(name="tables.tasks.review_reports_refresh", **PERIODIC)
 def review_reports_refresh() -> None:
     """Reviewer statistics of the whole history, computed ahead for the review page."""
     review.reports_refresh()
