@@ -4,7 +4,6 @@ the scaled backend's own (``--backend=scaled``), or one started here."""
 from __future__ import annotations
 
 import runpy
-import threading
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -13,6 +12,8 @@ import pytest
 from django.conf import settings
 from django.core.cache import CacheHandler, caches
 from django_redis.cache import RedisCache
+
+from tests.concurrency import at_once
 
 from . import servers
 
@@ -64,16 +65,11 @@ def test_the_cache_is_django_redis_and_keeps_adds_and_forgets(redis_cache) -> No
 def test_threads_share_one_connection_pool(redis_url: str) -> None:
     """Django gives each thread a cache backend of its own; their connections come from
     one pool per process."""
-    pools = []
 
-    def use() -> None:
+    def use() -> object:
         backend = RedisCache(redis_url, {})
         backend.get("anything")
-        pools.append(backend.client.get_client().connection_pool)
+        return backend.client.get_client().connection_pool
 
-    threads = [threading.Thread(target=use) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    pools = at_once(4, use)
     assert len({id(pool) for pool in pools}) == 1

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection
 
 from tables import services
 from tables.models import Round
+from tests.concurrency import at_once
 from tests.dealers import Dealer
 from tests.rounds import SEED
 
@@ -162,25 +160,14 @@ def test_two_concurrent_posts_of_the_same_round_store_exactly_one(baccarat_1) ->
 
     table, token = baccarat_1
     services.shoe_start(table=table)
-    barrier = threading.Barrier(4)
-    statuses: list[int] = []
 
-    def post() -> None:
-        try:
-            barrier.wait()
-            response = Client().post(
-                "/api/tables/baccarat-1/rounds", data={**SEED, "round": 1}, content_type="application/json",
-                headers={"Authorization": f"Bearer {token}"},
-            )  # fmt: skip
-            statuses.append(response.status_code)
-        finally:
-            connection.close()
+    def post() -> int:
+        return Client().post(
+            "/api/tables/baccarat-1/rounds", data={**SEED, "round": 1}, content_type="application/json",
+            headers={"Authorization": f"Bearer {token}"},
+        ).status_code  # fmt: skip
 
-    threads = [threading.Thread(target=post) for _ in range(4)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    statuses = at_once(4, post)
     assert sorted(statuses) == [200, 200, 200, 201]
     assert Round.objects.count() == 1
 

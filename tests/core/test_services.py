@@ -4,7 +4,6 @@ commit (what the live push does with a change: test_live_push.py)."""
 from __future__ import annotations
 
 import importlib
-import threading
 
 import pytest
 from django.apps import apps
@@ -16,6 +15,7 @@ from tables import live, services
 from tables.game.validation import IllegalRoundError
 from tables.live import Scheduler, table_group
 from tables.models import Round, Shoe, Table
+from tests.concurrency import at_once
 from tests.dealers import DECK, Deck
 from tests.pushes import Recorder, page_opens
 from tests.rounds import SEED
@@ -92,19 +92,7 @@ def test_a_start_retried_before_the_shoe_is_touched_answers_the_shoe_it_started(
 @pytest.mark.django_db(transaction=True)
 def test_concurrent_starts_make_one_shoe(baccarat_1) -> None:
     table, _ = baccarat_1
-    started: list[services.ShoeStarted] = []
-
-    def start() -> None:
-        try:
-            started.append(services.shoe_start(table=Table.objects.get(pk=table.pk)))
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=start) for _ in range(8)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join()
+    started = at_once(8, lambda: services.shoe_start(table=Table.objects.get(pk=table.pk)))
     assert len(started) == 8 and sum(s.created for s in started) == 1
     assert {s.shoe.pk for s in started} == {Shoe.objects.get(table=table).pk}
 
