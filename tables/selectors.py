@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any
+from typing import Any, Protocol
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
@@ -30,7 +30,21 @@ def shoe_rounds(*, shoe: Shoe) -> QuerySet[Round]:
     return shoe.rounds.select_related("voided_by").order_by("number")
 
 
-def played_round(r: Round) -> PlayedRound:
+class PlayedRow(Protocol):
+    """What :func:`played_round` reads of a stored round: a ``Round``, or a row of
+    :data:`PLAYED_FIELDS` read with ``values_list(..., named=True)``."""
+
+    winner: str
+    banker_pair: bool
+    player_pair: bool
+    player_natural: bool
+    banker_natural: bool
+
+
+PLAYED_FIELDS = ("winner", "banker_pair", "player_pair", "player_natural", "banker_natural")
+
+
+def played_round(r: PlayedRow) -> PlayedRound:
     """A stored round as the statistics read it: the one place a row becomes one."""
     return PlayedRound(
         winner=Winner(r.winner),
@@ -188,9 +202,8 @@ def recent_flagged_shoes(*, threshold: float, shoes: int = 50) -> list[tuple[Sho
     glance (two queries; voided rounds left out, as in the review)."""
     recent = list(Shoe.objects.select_related("table").order_by("-started_at", "-pk")[:shoes])
     rows: dict[int, list[PlayedRound]] = {shoe.pk: [] for shoe in recent}
-    fields = ("shoe_id", "winner", "player_pair", "banker_pair", "player_natural", "banker_natural")
-    played = Round.objects.filter(shoe_id__in=rows, voided=False).order_by("shoe_id", "number").only(*fields)
-    for r in played:
+    played = Round.objects.filter(shoe_id__in=rows, voided=False).order_by("shoe_id", "number")
+    for r in played.values_list("shoe_id", *PLAYED_FIELDS, named=True):  # rows, not model instances
         rows[r.shoe_id].append(played_round(r))
     flagged = []
     for shoe in recent:
