@@ -54,8 +54,8 @@ class ThrottledLoginForm(AdminAuthenticationForm):
         try:
             return super().clean()
         except ValidationError:
-            login_failures_by_address.failed(address)
-            login_failures_by_username.failed(username)
+            login_failures_by_address.count(address)
+            login_failures_by_username.count(username)
             raise
         finally:
             _hashing.release()

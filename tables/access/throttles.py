@@ -47,14 +47,10 @@ class FailureThrottle:
         digest = hashlib.sha256(who.encode("utf-8", "surrogatepass")).hexdigest()[:32]
         return f"{self.name}:{digest}:{bucket}"
 
-    def failed(self, who: str) -> float | None:
-        """Count a failure of ``who``; the seconds to wait when it is over the limit,
-        else ``None``. With the cache down, nothing is counted or refused."""
-        return self.count(who)
-
     def count(self, who: str) -> float | None:
         """Count one more of ``who`` (a failure, or any try for a plain rate limit); the
-        seconds to wait when it is over the limit, else ``None``."""
+        seconds to wait when it is over the limit, else ``None``. With the cache down,
+        nothing is counted or refused."""
         now = self.clock()
         bucket = int(now // self.window)
         key = self._key(who, bucket)
@@ -62,7 +58,7 @@ class FailureThrottle:
             cache.add(key, 0, timeout=math.ceil(self.window) + 1)
             count = cache.incr(key)
         except Exception:
-            log.warning("could not count a failed authentication", exc_info=True)
+            log.warning("could not count for %s", self.name, exc_info=True)
             return None
         if count <= self.limit:
             return None

@@ -98,7 +98,7 @@ def _illegal_round(request: HttpRequest, exc: IllegalRoundError) -> HttpResponse
 def _unauthorized(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
     """401, or 429 once the client's address has failed too often (:mod:`.access.throttles`).
     A right token never gets here."""
-    wait = failures.failed(client_address(request))
+    wait = failures.count(client_address(request))
     if wait is not None:
         response = error_response(
             request, 429, "too many failed authentications from this address: wait and check the token", "Authorization"
