@@ -47,11 +47,6 @@ class PageVersion:
         return ":".join(str(n) for n in numbers if n is not None)
 
     @property
-    def rounds(self) -> tuple[int, int, int]:
-        """What the roads and the history show: shoe, last round, voided rounds."""
-        return self.shoe, self.round, self.voided
-
-    @property
     def odds_pending(self) -> bool:
         """Whether the odds of the last round are still being computed."""
         return self.odds is not None and self.odds < self.round
