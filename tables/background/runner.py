@@ -9,9 +9,9 @@ already stored, and every job is idempotent, so one that is lost can run later.
 - :class:`ThreadRunner` runs jobs one at a time, in the order they fall due, on one
   thread of this process: the servers, workers and commands.
 
-:func:`runner` is this process's runner (the live pushes' scheduler runs on it too);
-:func:`enqueue` sends a Celery task to the workers, by name, when there is a broker
-(``REDIS_URL``), and otherwise hands its job to that runner.
+:func:`runner` is this process's runner of a queue (the live pushes' scheduler runs on
+the default queue's); :func:`enqueue` sends a Celery task to the workers, by name, when
+there is a broker (``REDIS_URL``), and otherwise hands its job to the runner of its queue.
 """
 
 from __future__ import annotations
@@ -72,7 +72,8 @@ class ThreadRunner:
     """One thread running jobs as they fall due. The thread starts with the first job,
     and again in a forked child (a Celery or gunicorn worker), where it does not exist."""
 
-    def __init__(self) -> None:
+    def __init__(self, name: str = "jobs") -> None:
+        self.name = name
         self._due: list[tuple[float, int, Job, tuple[Any, ...]]] = []  # a heap: (when, order, job, args)
         self._order = itertools.count()
         self._busy = False
@@ -99,7 +100,7 @@ class ThreadRunner:
         thread of the parent may have held at the fork), are the parent's."""
         self._pid, self._due, self._busy = os.getpid(), [], False
         self._changed = threading.Condition()
-        threading.Thread(target=self._work, name="jobs", daemon=True).start()
+        threading.Thread(target=self._work, name=self.name, daemon=True).start()
 
     def drain(self, timeout: float = 30) -> None:
         deadline = time.monotonic() + timeout
@@ -124,9 +125,14 @@ class ThreadRunner:
                     self._changed.notify_all()
 
 
-def enqueue(task: str, job: Job, *args: Any) -> None:
-    """Queue the Celery task named ``task``: on the workers when there is a broker, else
-    ``job(*args)`` on this process's runner. Call it from ``transaction.on_commit``.
+DEFAULT_QUEUE = "celery"  # Celery's own default: the odds, the sweeps, the lobby cards
+REPORTS_QUEUE = "reports"  # long reviewer reports (CELERY_TASK_ROUTES sends them there)
+
+
+def enqueue(task: str, job: Job, *args: Any, queue: str = DEFAULT_QUEUE) -> None:
+    """Queue the Celery task named ``task``: on the workers when there is a broker (the
+    settings' routes pick its queue), else ``job(*args)`` on this process's runner of
+    ``queue``. Call it from ``transaction.on_commit``.
 
     By name, so the code that queues a task never imports the tasks (which import
     everything they run): the task seam has no import circle."""
@@ -136,25 +142,29 @@ def enqueue(task: str, job: Job, *args: Any) -> None:
         except Exception:
             log.warning("could not queue %s%r", task, args, exc_info=True)
     else:
-        runner().run_later(0, job, *args)
+        runner(queue).run_later(0, job, *args)
 
 
-_runner: Runner | None = None
+_runners: dict[str, Runner] = {}
 _choosing = threading.Lock()
 
 
-def runner() -> Runner:
-    """This process's runner: inline with ``TASKS_INLINE``, else a thread of its own."""
-    global _runner
-    if _runner is None:
+def runner(queue: str = DEFAULT_QUEUE) -> Runner:
+    """This process's runner of ``queue``: inline with ``TASKS_INLINE``, else a thread of
+    its own, so a report that reads a year of rounds never holds back a table's odds."""
+    found = _runners.get(queue)
+    if found is None:
         with _choosing:
-            if _runner is None:
-                _runner = InlineRunner() if settings.TASKS_INLINE else ThreadRunner()
-    return _runner
+            found = _runners.get(queue)
+            if found is None:
+                found = _runners[queue] = InlineRunner() if settings.TASKS_INLINE else ThreadRunner(name=queue)
+    return found
 
 
-def install(new: Runner | None) -> None:
-    """Use ``new`` as this process's runner (``None``: one made from the settings, when
-    next asked for). Tests install one they drive."""
-    global _runner
-    _runner = new
+def install(new: Runner | None, queue: str = DEFAULT_QUEUE) -> None:
+    """Use ``new`` as this process's runner of ``queue`` (``None``: one made from the
+    settings, when next asked for). Tests install one they drive."""
+    if new is None:
+        _runners.pop(queue, None)
+    else:
+        _runners[queue] = new

@@ -12,7 +12,7 @@ from django.db import OperationalError
 
 from .. import live
 from ..demo import simulator
-from ..desk import review
+from ..desk import reports
 from ..pages import fragments
 from . import odds
 
@@ -49,5 +49,13 @@ def lobby_cards_render() -> None:
 
 @shared_task(name="tables.tasks.review_reports_refresh", **PERIODIC)
 def review_reports_refresh() -> None:
-    """Reviewer statistics of the whole history, computed ahead for the review page."""
-    review.reports_refresh()
+    """Reviewer statistics of the whole history, computed ahead for the review page (on
+    the reports queue: CELERY_TASK_ROUTES)."""
+    reports.reports_refresh()
+
+
+@shared_task(name=reports.REPORT_TASK, ignore_result=True, autoretry_for=(OperationalError,), max_retries=3)
+def review_report_compute(slug: str | None, start: str | None, end: str | None, threshold: float) -> None:
+    """A report a reviewer asked for, too large to compute while the page waits (on the
+    reports queue)."""
+    reports.report_compute(slug, start, end, threshold)

@@ -2,47 +2,74 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterator
 
 from django.conf import settings
 from django.contrib import admin
-from django.contrib.auth.decorators import user_passes_test
+from django.contrib.auth.decorators import permission_required, user_passes_test
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.utils import translation
+from django.views.decorators.http import require_http_methods
 
 from .. import selectors
-from . import review
+from . import reports, review
 
 GLANCE_SHOES = 50  # the latest shoes tested for the flag
 GLANCE_EVENTS = 10  # the latest audit events listed
 
-staff_only: Callable[[Callable[..., HttpResponseBase]], Callable[..., HttpResponseBase]] = user_passes_test(
-    lambda user: user.is_active and user.is_staff, login_url="admin:login"
-)
+View = Callable[..., HttpResponseBase]
 
 
-@staff_only
+def reviewer_only(view: View) -> View:
+    """Staff who may view rounds: a reviewer (or an owner). Anyone else signed in is
+    refused (403); a visitor goes to admin's login."""
+    return user_passes_test(lambda user: user.is_active and user.is_staff, login_url="admin:login")(
+        permission_required("tables.view_round", raise_exception=True)(view)
+    )
+
+
+@reviewer_only
+@require_http_methods(["GET", "HEAD", "POST"])
 def review_page(request: HttpRequest) -> HttpResponse:
+    """The report of the selection in the query: kept, computed now when small, or
+    queued (the page refreshes itself until it is kept). POST, "compute now", queues a
+    fresh one, at most once every ``REVIEW_FRESH_SECONDS`` a reviewer."""
     form = review.ReviewForm(request.GET)  # every field is optional: no query is the whole history
     context: dict[str, object] = {"form": form, "query": request.GET.urlencode()}
     if not form.is_valid():
         return render(request, "tables/review.html", context, status=400)
     selection = review.Selection.of(form)
-    kept = None if request.GET.get("fresh") else review.report_kept(selection)
+    context["selection"] = selection
+    if request.method == "POST":
+        wait = reports.fresh_wait(request.user.get_username())
+        if wait > 0:
+            context["fresh_wait"] = math.ceil(wait)
+            response = _review(request, selection, context, status=429)
+            response["Retry-After"] = str(math.ceil(wait))
+            return response
+        reports.queue(selection)
+        return redirect(request.get_full_path())  # to look at, not to ask again on a reload
+    return _review(request, selection, context)
+
+
+def _review(
+    request: HttpRequest, selection: review.Selection, context: dict[str, object], status: int = 200
+) -> HttpResponse:
+    kept = reports.kept(selection)
+    if kept is None and not reports.computing(selection):
+        if reports.small(selection):
+            report = review.report(selection)
+            context |= report | review.figures(report)
+            return render(request, "tables/review.html", context, status=status)
+        reports.queue(selection)
+        kept = reports.kept(selection)  # a runner that runs jobs at once has kept it already
+    computing = reports.computing(selection)
+    context["computing"] = computing
     if kept is not None:
-        report = kept["report"]
-        context |= {"computed_at": kept["computed_at"], "fresh_query": _with_fresh(request)}
-    else:
-        report = review.report(selection)
-    context |= report | review.figures(report)
-    return render(request, "tables/review.html", context | {"selection": selection})
-
-
-def _with_fresh(request: HttpRequest) -> str:
-    query = request.GET.copy()
-    query["fresh"] = "1"
-    return query.urlencode()
+        context |= {"computed_at": kept.computed_at} | kept.report | review.figures(kept.report)
+    return render(request, "tables/review.html", context, status=status)
 
 
 def _selection_or_errors(request: HttpRequest) -> review.Selection | JsonResponse:
@@ -66,12 +93,12 @@ def _export(
     return response
 
 
-@staff_only
+@reviewer_only
 def export_csv(request: HttpRequest) -> HttpResponseBase:
     return _export(request, review.export_csv_lines, "rounds.csv", "text/csv; charset=utf-8")
 
 
-@staff_only
+@reviewer_only
 def export_json(request: HttpRequest) -> HttpResponseBase:
     return _export(request, review.export_json_chunks, "rounds.json", "application/json")
 

@@ -123,24 +123,42 @@ class Frequencies:
 _WINNER_EVENTS = {Winner.BANKER: "banker", Winner.PLAYER: "player", Winner.TIE: "tie"}
 
 
-def frequencies(rounds: Sequence[PlayedRound], rates: Mapping[str, float]) -> Frequencies:
-    """Observed counts of each event against the exact expectation, each with a
-    chi-square test (1 degree of freedom), and the B/P/T split tested together."""
-    n = len(rounds)
-    counts = Counter[str]()
+class Tally:
+    """Counts of each event over rounds added one at a time: a review of many rounds that
+    never holds them all (the review page streams a year of history through one)."""
+
+    def __init__(self) -> None:
+        self.rounds = 0
+        self.counts = Counter[str]()
+
+    def add(self, r: PlayedRound) -> None:
+        """Count one more round."""
+        self.rounds += 1
+        self.counts[_WINNER_EVENTS[r.winner]] += 1
+        self.counts["player_pair"] += r.player_pair
+        self.counts["banker_pair"] += r.banker_pair
+        self.counts["natural"] += r.natural
+
+    def frequencies(self, rates: Mapping[str, float]) -> Frequencies:
+        """Observed counts of each event against the exact expectation, each with a
+        chi-square test (1 degree of freedom), and the B/P/T split tested together."""
+        n, counts = self.rounds, self.counts
+        rows = tuple(
+            EventRow(e, counts[e], n * rates[e], chi_square([counts[e], n - counts[e]], [rates[e], 1 - rates[e]]))
+            for e in EVENTS
+        )
+        split = chi_square(
+            [counts["banker"], counts["player"], counts["tie"]], [rates["banker"], rates["player"], rates["tie"]]
+        )
+        return Frequencies(n, rows, split)
+
+
+def frequencies(rounds: Iterable[PlayedRound], rates: Mapping[str, float]) -> Frequencies:
+    """:meth:`Tally.frequencies` of ``rounds``."""
+    tally = Tally()
     for r in rounds:
-        counts[_WINNER_EVENTS[r.winner]] += 1
-        counts["player_pair"] += r.player_pair
-        counts["banker_pair"] += r.banker_pair
-        counts["natural"] += r.natural
-    rows = tuple(
-        EventRow(e, counts[e], n * rates[e], chi_square([counts[e], n - counts[e]], [rates[e], 1 - rates[e]]))
-        for e in EVENTS
-    )
-    split = chi_square(
-        [counts["banker"], counts["player"], counts["tie"]], [rates["banker"], rates["player"], rates["tie"]]
-    )
-    return Frequencies(n, rows, split)
+        tally.add(r)
+    return tally.frequencies(rates)
 
 
 def streak_lengths(winners: Iterable[Winner]) -> list[int]:
@@ -182,3 +200,32 @@ def flat_bet_curve(pays: Iterable[float | None]) -> list[float]:
             total += result
         curve.append(round(total, 4))
     return curve
+
+
+class FlatBetCurves:
+    """:func:`flat_bet_curve` of several bets over rounds added one at a time, kept every
+    ``step`` rounds (after round ``step``, ``2 * step``, ...): a curve of a year of rounds
+    thinned to a chart's points without holding the rounds."""
+
+    def __init__(self, bets: Iterable[str], step: int) -> None:
+        if step < 1:
+            raise ValueError("a curve keeps a point every step rounds, step at least 1")
+        self.step, self.rounds = step, 0
+        self.totals = dict.fromkeys(bets, 0.0)
+        self.curves: dict[str, list[float]] = {bet: [] for bet in self.totals}
+
+    def add(self, pays: Mapping[str, float | None]) -> None:
+        """One round: what one unit on each bet paid (missing or ``None``: not open)."""
+        self.rounds += 1
+        for bet in self.totals:
+            result = pays.get(bet)
+            if result is not None:
+                self.totals[bet] += result
+        if self.rounds % self.step == 0:
+            for bet, total in self.totals.items():
+                self.curves[bet].append(round(total, 4))
+
+    @property
+    def kept_after(self) -> list[int]:
+        """The round each kept point stands after."""
+        return list(range(self.step, self.rounds + 1, self.step))

@@ -141,9 +141,12 @@ def test_the_periodic_review_computes_the_whole_history_ahead_and_compute_now_re
     services.round_record(table=table, **SEED)
     for query in ({}, {"table": "baccarat-1"}):
         kept = body(reviewer.get("/review/", query))
-        assert "4 rounds" in kept and find_all(kept, "p", id="computed-at") and "fresh=1" in kept
-    fresh = body(reviewer.get("/review/", {"table": "baccarat-1", "fresh": "1"}))
-    assert "5 rounds" in fresh and not find_all(fresh, "*", id="computed-at")
+        [compute_now] = find_all(kept, "form", id="computed-at", method="post")
+        assert "4 rounds" in kept and find_all(compute_now.html, "button", type="submit")
+    asked = reviewer.post("/review/?table=baccarat-1")
+    assert asked.status_code == 302 and asked["Location"] == "/review/?table=baccarat-1"
+    fresh = body(reviewer.get(asked["Location"]))
+    assert "5 rounds" in fresh and find_all(fresh, "form", id="computed-at")
     # A date range, or another threshold, is always computed when asked.
     today = timezone.localdate().isoformat()
     assert "5 rounds" in body(reviewer.get("/review/", {"start": today}))

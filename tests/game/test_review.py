@@ -6,6 +6,8 @@ import pytest
 
 from tables.game.outcome import PlayedRound, Winner
 from tables.game.review import (
+    FlatBetCurves,
+    Tally,
     chi2_sf,
     chi_square,
     expected_rates,
@@ -66,3 +68,28 @@ def test_expected_streaks_add_up_to_all_streaks_with_the_longest_bucket_open_end
 
 def test_a_flat_bet_adds_each_rounds_result_and_skips_rounds_it_was_closed() -> None:
     assert flat_bet_curve([0.95, -1, 0, None, 11]) == [0.95, -0.05, -0.05, -0.05, 10.95]
+
+
+def test_a_tally_of_rounds_added_one_at_a_time_reviews_them_as_the_whole_list_does() -> None:
+    rounds = [
+        PlayedRound(winner=Winner.BANKER, banker_pair=True, player_pair=False, natural=True),
+        PlayedRound(winner=Winner.PLAYER, banker_pair=False, player_pair=True, natural=False),
+        PlayedRound(winner=Winner.TIE, banker_pair=False, player_pair=False, natural=True),
+    ] * 7
+    tally = Tally()
+    for r in rounds:
+        tally.add(r)
+    rates = RATES
+    assert tally.frequencies(rates) == frequencies(list(rounds), rates)
+
+
+def test_flat_bet_curves_added_a_round_at_a_time_keep_every_steps_point_of_the_whole_curve() -> None:
+    pays = [{"banker": 0.95, "player": -1.0}, {"banker": -1.0, "player": 1.0}, {"banker": 0.0}] * 5
+    curves = FlatBetCurves(["banker", "player"], step=4)
+    for paid in pays:
+        curves.add(paid)
+    assert curves.kept_after == [4, 8, 12]
+    for bet in ("banker", "player"):
+        assert curves.curves[bet] == flat_bet_curve(p.get(bet) for p in pays)[3::4]
+    with pytest.raises(ValueError):
+        FlatBetCurves(["banker"], step=0)
