@@ -211,6 +211,26 @@ def test_with_redis_down_for_10_s_rounds_are_recorded_and_pages_catch_up_after(s
         wait_for(page, f"after round {number}", timeout=30)
 
 
+def test_with_redis_down_a_new_page_opens_shows_the_table_and_is_pushed_to_once_redis_is_back(
+    stack, real_servers
+) -> None:
+    _, redis = real_servers
+    post(stack["b"], "shoes", stack["token"])
+    first = post(stack["b"], "rounds", stack["token"], banker_natural(0))["round"]
+    redis.stop()
+    down = True
+    try:
+        with websocket(stack["a"], "/ws/tables/baccarat-1/") as page:  # the probe: 24 refused in an outage
+            wait_for(page, 'id="history"', first["id"], timeout=10)  # resynced from the database
+            redis.start()
+            down = False
+            second = post(stack["b"], "rounds", stack["token"], banker_natural(1))["round"]
+            wait_for(page, 'id="history"', second["id"], timeout=15)  # pushed, or resynced on rejoining
+    finally:
+        if down:
+            redis.start()
+
+
 def test_with_postgresql_down_for_10_s_the_dealer_gets_503_and_its_retries_record_each_round_once(
     stack, real_servers
 ) -> None:

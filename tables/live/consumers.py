@@ -140,6 +140,14 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
         else:
             await self.resync()
 
+    def rejoined(self) -> None:
+        """Its process is back in the page's group after a channel-layer outage: answer
+        again what the page said it shows, from the database, paced as its own asks."""
+        if not hasattr(self, "asked") or self.waiting:
+            return  # it has not said what it shows yet (it will), or an answer waits already
+        wait = self.pacer.book() if self.pacer is not None else 0.0
+        self.waiting = asyncio.create_task(self.resync_after(wait))
+
     async def resync_after(self, wait: float) -> None:
         await asyncio.sleep(wait)
         self.waiting = None

@@ -8,12 +8,19 @@ waiting on it, about 9 KiB for every open page.
 
 The groups with a page open here are also marked in the shared cache (the push ledger's presence, :mod:`.ledger`),
 so a change that no page of any process shows renders nothing.
+
+The channel layer (Redis) may be down: a page still opens, and is served from the
+database (it resyncs on connect). A group the process could not join, or whose
+membership a Redis outage may have lost, is joined again every ``RETRY_SECONDS`` until
+it holds; its pages are then told to resync (:meth:`Page.rejoined`), for what was
+pushed while the process was out of the group.
 """
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from channels.layers import BaseChannelLayer, get_channel_layer
@@ -29,6 +36,10 @@ class Page(Protocol):
     def push(self, html: str) -> None:
         """Send ``html`` to the page, in the order pushed, without waiting for it."""
 
+    def rejoined(self) -> None:
+        """The process was out of the page's group for a while (the channel layer was
+        unreachable): pushes may have been missed, the page should resync."""
+
 
 class Fanout:
     """This process's open pages by group, and its channel in each of those groups.
@@ -36,25 +47,34 @@ class Fanout:
     Bound to the event loop of the first page that joins (a server has one); the
     listener runs there until the process ends."""
 
-    def __init__(self, ledger: PushLedger) -> None:
+    def __init__(self, ledger: PushLedger, layer: Callable[[], BaseChannelLayer] | None = None) -> None:
         self.ledger = ledger  # where the groups with a page here are marked watched
+        self.layer = layer or default_layer
         self._pages: dict[str, set[Page]] = {}
         self._joined: set[str] = set()  # groups this process's channel is in
+        self._lost: set[str] = set()  # groups with pages here it could not join, or may have dropped out of
+        self._retrying: asyncio.Task[None] | None = None
         self._channel = ""
         self._listener: asyncio.Task[None] | None = None
         self._lock: asyncio.Lock | None = None
 
     async def join(self, group: str, page: Page) -> None:
-        """Reach ``page`` with the pushes to ``group`` from now on. Raises when the channel
-        layer cannot be reached (the page is then not joined)."""
+        """Reach ``page`` with the pushes to ``group`` from now on. With the channel layer
+        unreachable the page is kept all the same, and the group joined once it is back."""
         if self._lock is None:
             self._lock = asyncio.Lock()
         async with self._lock:
-            if group not in self._joined:
-                await self._group_add(group)
-                self._joined.add(group)
-                await self.ledger.amark([group])  # its first page here (later ones: :meth:`renew`)
             self._pages.setdefault(group, set()).add(page)
+            if group in self._joined or group in self._lost:
+                return
+            try:
+                await self._group_add(group)
+            except Exception:
+                log.warning("joining %s failed: its pages are served from the database until it holds", group)
+                self._lose([group])
+                return
+            self._joined.add(group)
+        await self.ledger.amark([group])  # its first page here (later ones: :meth:`renew`)
 
     async def leave(self, group: str, page: Page) -> None:
         """``page`` closed: no more pushes to it; the process leaves a group it has no page of."""
@@ -71,7 +91,7 @@ class Fanout:
                 return  # a page joined again meanwhile, or another leave got here first
             self._joined.discard(group)
             try:
-                await layer().group_discard(group, self._channel)
+                await self.layer().group_discard(group, self._channel)
             except Exception:
                 log.info("leaving %s failed; its pushes are ignored here", group, exc_info=True)
 
@@ -101,12 +121,53 @@ class Fanout:
             return
         async with self._lock:
             for group in tuple(self._joined):
-                await self._group_add(group)
+                try:
+                    await self._group_add(group)
+                except Exception:
+                    log.warning("joining %s again failed: retrying every %s s", group, RETRY_SECONDS)
+                    self._lose([group])
+
+    def _lose(self, groups: list[str]) -> None:
+        """Out of ``groups``, or maybe: join them again as soon as the layer answers."""
+        self._joined.difference_update(groups)
+        self._lost.update(groups)
+        if self._retrying is None or self._retrying.done():
+            self._retrying = asyncio.create_task(self._retry())
+
+    async def _retry(self) -> None:
+        while self._lost:
+            await asyncio.sleep(RETRY_SECONDS)
+            await self.join_lost()
+
+    async def join_lost(self) -> list[str]:
+        """Join the groups lost to an outage, once the layer answers; each one's pages are
+        told to resync. Returns the groups joined."""
+        assert self._lock is not None  # a page joined
+        joined = []
+        async with self._lock:
+            for group in sorted(self._lost):
+                if group not in self._pages:
+                    self._lost.discard(group)  # its pages closed meanwhile
+                    continue
+                try:
+                    await self.layer().group_add(group, self._channel)
+                except Exception:
+                    break  # still down: the next round tries them all again
+                self._lost.discard(group)
+                self._joined.add(group)
+                joined.append(group)
+        if joined:
+            log.warning("joined %d groups again after the channel layer came back", len(joined))
+            await self.ledger.amark(joined)
+        for group in joined:
+            for page in tuple(self._pages.get(group, ())):
+                page.rejoined()
+        return joined
 
     async def _group_add(self, group: str) -> None:
         """After a Redis outage the layer's first call may meet a pooled connection the
         server closed; the retry gets a fresh one."""
-        channel_layer = layer()
+        channel_layer = self.layer()
         if not self._channel:
             self._channel = await channel_layer.new_channel()
             self._listener = asyncio.create_task(self._listen(channel_layer, self._channel))
@@ -126,12 +187,14 @@ class Fanout:
                 message = await channel_layer.receive(channel)
             except Exception:
                 log.warning("receiving pushes failed; trying again", exc_info=True)
+                if self._joined:  # a restarted Redis has forgotten every membership
+                    self._lose(sorted(self._joined))
                 await asyncio.sleep(RETRY_SECONDS)
                 continue
             self.deliver(message)
 
 
-def layer() -> BaseChannelLayer:
+def default_layer() -> BaseChannelLayer:
     found = get_channel_layer()
     if found is None:
         raise RuntimeError("CHANNEL_LAYERS has no default layer")

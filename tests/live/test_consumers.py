@@ -257,3 +257,35 @@ async def test_open_pages_hold_no_cache_client_each() -> None:
     assert clients() - before <= 1, "at most the group's one mark"
     for page in pages:
         await page.disconnect()
+
+
+async def test_a_page_opens_while_the_channel_layer_is_down_is_resynced_from_the_database_and_pushed_after() -> None:
+    table = await table_with_shoe()
+    round_id = await record(table)
+    pages = live.scheduler().pages
+    real, down = pages.layer, True
+
+    class Unreachable:
+        """Joining fails while ``down``, as with Redis stopped."""
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(real(), name)
+
+        async def group_add(self, group: str, channel: str) -> None:
+            if down:
+                raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+            await real().group_add(group, channel)
+
+    pages.layer = Unreachable
+    try:
+        page = await connected("/ws/tables/baccarat-1/")  # refused before: the join raised
+        await page.send_to(text_data=json.dumps({"have": {}}))
+        assert round_id in await page.receive_from(timeout=5)  # from the database
+        down = False
+        assert await pages.join_lost() == [table_group("baccarat-1")]
+        assert round_id in await page.receive_from(timeout=5)  # told to resync: what it may have missed
+        second = await record(table, player=["2S", "3S"], banker=["9S", "KS"])
+        assert second in await page.receive_from(timeout=5)  # pushed again
+        await page.disconnect()
+    finally:
+        pages.layer = real

@@ -268,3 +268,65 @@ async def test_a_process_joins_its_groups_again_so_a_membership_that_lapsed_is_r
     await pages.rejoin()  # the server's lifespan does, every RENEW_SECONDS
     await layer.group_send("lobby", live.push_message("lobby", "<p>card</p>"))
     assert await page.holding(1) == ["<p>card</p>"]
+
+
+class FlakyLayer:
+    """The process's channel layer behind a switch: while ``down``, joining a group fails
+    as it does with Redis unreachable."""
+
+    def __init__(self) -> None:
+        self.real, self.down = get_channel_layer(), False
+
+    async def new_channel(self) -> str:
+        return await self.real.new_channel()
+
+    async def receive(self, channel: str) -> dict[str, object]:
+        return await self.real.receive(channel)
+
+    async def group_add(self, group: str, channel: str) -> None:
+        if self.down:
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+        await self.real.group_add(group, channel)
+
+    async def group_discard(self, group: str, channel: str) -> None:
+        await self.real.group_discard(group, channel)
+
+
+class Resyncing(Page):
+    """A page that counts how often it was told to resync."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.told = 0
+
+    def rejoined(self) -> None:
+        self.told += 1
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db
+async def test_a_page_opens_while_the_channel_layer_is_down_and_gets_pushes_once_it_is_back() -> None:
+    flaky = FlakyLayer()
+    pages, page = Fanout(PushLedger(), layer=lambda: flaky), Resyncing()
+    flaky.down = True
+    await pages.join("table.x", page)  # no exception: the page opens, served from the database
+    assert pages.groups() == ["table.x"] and await pages.join_lost() == []  # still down
+    flaky.down = False
+    assert await pages.join_lost() == ["table.x"] and page.told == 1  # it resyncs what it missed
+    await flaky.real.group_send("table.x", live.push_message("table.x", "<p>1</p>"))
+    assert await page.holding(1) == ["<p>1</p>"]
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db
+async def test_renewing_memberships_during_an_outage_loses_none_for_good() -> None:
+    flaky = FlakyLayer()
+    pages, page = Fanout(PushLedger(), layer=lambda: flaky), Resyncing()
+    await pages.join("lobby", page)
+    flaky.down = True
+    await pages.rejoin()  # the lifespan's renewal meets the outage: no exception ends it
+    await flaky.real.group_discard("lobby", pages.channel)  # a restarted Redis forgot the membership
+    flaky.down = False
+    assert await pages.join_lost() == ["lobby"] and page.told == 1
+    await flaky.real.group_send("lobby", live.push_message("lobby", "<p>card</p>"))
+    assert await page.holding(1) == ["<p>card</p>"]
