@@ -7,8 +7,8 @@ The history is ``--rounds`` rounds (the probe's 55,568) in shoes of whole 8-deck
 shoes dealt by the game core, written straight to the database. A dealer posts 5
 rounds a second throughout; after ``--seconds`` alone, six reviewers at once ask for a
 fresh whole-history report the way the checkout offers it (``GET /review/?fresh=1``
-before; "compute now", a POST, after) and then read the review page until it shows a
-report computed after they asked. For each phase: the dealer's rounds acknowledged and
+before, whose answer is the report; "compute now", a POST, after, and then the review
+page until it shows the report). For each phase: the dealer's rounds acknowledged and
 latency (p50, p99); each reviewer's answer time and status; how long until the report
 was there; the web workers' memory before and after (what they keep), and the peak of
 any reports worker.
@@ -165,8 +165,10 @@ def main() -> None:
         waits: list[float] = []
 
         def review(reviewer: Reviewer) -> None:
-            answers.append(reviewer.force(post))
-            waits.append(reviewer.wait_for_report(timeout=600))
+            status, seconds = reviewer.force(post)
+            answers.append((status, seconds))
+            # Before, the forced page was the report; after, it is there once kept.
+            waits.append(seconds + reviewer.wait_for_report(timeout=600) if post else seconds)
 
         threads = [threading.Thread(target=review, args=(r,), daemon=True) for r in reviewers]
         for thread in threads:

@@ -18,6 +18,7 @@ for 55,568 rounds; six at once pushed the dealers' p99 to 2.6 s). So:
 
 from __future__ import annotations
 
+import logging
 import time
 from dataclasses import dataclass
 from datetime import date, datetime
@@ -30,6 +31,8 @@ from django.utils import timezone
 from ..background.runner import REPORTS_QUEUE, enqueue
 from ..models import Table
 from .review import Selection, report
+
+log = logging.getLogger(__name__)
 
 REPORT_TASK = "tables.tasks.review_report_compute"
 
@@ -96,7 +99,11 @@ def small(selection: Selection) -> bool:
 def queue(selection: Selection) -> bool:
     """Queue a job that computes and keeps this selection's report, unless one is queued
     or running already. Returns whether this call queued it."""
-    if not cache.add(_claim_key(selection), True, timeout=settings.REVIEW_JOB_SECONDS):
+    try:
+        if not cache.add(_claim_key(selection), True, timeout=settings.REVIEW_JOB_SECONDS):
+            return False
+    except Exception:
+        log.warning("cannot queue a report: the cache is unreachable (the page asks again as it refreshes)")
         return False
     enqueue(REPORT_TASK, report_compute, *selection_args(selection), queue=REPORTS_QUEUE)
     return True
@@ -133,6 +140,9 @@ def fresh_wait(username: str) -> float:
     window starts)."""
     key = f"review-fresh:{username}"
     until = time.time() + settings.REVIEW_FRESH_SECONDS
-    if cache.add(key, until, timeout=settings.REVIEW_FRESH_SECONDS):
-        return 0.0
-    return max(1.0, float(cache.get(key) or until) - time.time())
+    try:
+        if cache.add(key, until, timeout=settings.REVIEW_FRESH_SECONDS):
+            return 0.0
+        return max(1.0, float(cache.get(key) or until) - time.time())
+    except Exception:
+        return settings.REVIEW_FRESH_SECONDS  # the cache is unreachable: no job could be claimed either

@@ -65,8 +65,7 @@ def _review(
             return render(request, "tables/review.html", context, status=status)
         reports.queue(selection)
         kept = reports.kept(selection)  # a runner that runs jobs at once has kept it already
-    computing = reports.computing(selection)
-    context["computing"] = computing
+    context["computing"] = kept is None or reports.computing(selection)  # no report yet: the page refreshes
     if kept is not None:
         context |= {"computed_at": kept.computed_at} | kept.report | review.figures(kept.report)
     return render(request, "tables/review.html", context, status=status)

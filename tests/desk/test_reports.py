@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from django.contrib.auth.models import User
+from django.core.cache import cache
 from django.test import Client
 
 from config.celery import app
@@ -122,3 +123,19 @@ def test_the_reports_worker_takes_only_reports_and_recycles_its_process_after_ea
     processes = dict(line.split(": ", 1) for line in (ROOT / "Procfile").read_text().splitlines() if ": " in line)
     assert "-Q celery " in processes["worker"]
     assert "-Q reports " in processes["reports"] and "--max-tasks-per-child 1" in processes["reports"]
+
+
+def test_with_the_cache_unreachable_a_large_report_waits_and_compute_now_is_refused(
+    client: Client, desk_reviewer, rounds, held: HeldRunner, settings, monkeypatch
+) -> None:
+    settings.REVIEW_INLINE_ROUNDS = 2
+    client.force_login(desk_reviewer)
+
+    def unreachable(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    for name in ("get", "add"):
+        monkeypatch.setattr(cache, name, unreachable)
+    waiting = client.get("/review/")
+    assert waiting.status_code == 200 and find_all(page(waiting), "meta", content="5") and held.jobs == []
+    assert client.post("/review/").status_code == 429
