@@ -70,6 +70,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz and /readyz, answered before anything else looks at the request (no
+    # HTTPS redirect, no host check: a load balancer probes a server's own port).
+    "tables.operations.probes.answer_probes",
     # Compresses what leaves, static files included where they are not compressed
     # already (the embedded default serves them from the source folders; production's
     # collectstatic writes .br and .gz copies that WhiteNoise sends as they are).
@@ -195,6 +198,9 @@ TASKS_INLINE = env_bool("TASKS_INLINE")
 REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
 REVIEW_REFRESH_SECONDS = float(env("REVIEW_REFRESH_SECONDS", "600"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
+# /readyz answers within this many seconds, a dependency that has not answered by then
+# failed (tables/operations/probes.py).
+READY_TIMEOUT = float(env("READY_TIMEOUT", "1.5"))
 # Rounds whose odds job was lost (a killed server, a broker that lost its queue) are found
 # and computed this often: by beat with a broker, else by the ASGI server (and at its
 # start). A round is taken as lost once it has waited this long.
@@ -301,7 +307,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # A dependency that is down: one line every few seconds, not a traceback a request.
-    "filters": {"outages": {"()": "config.outages.OneLineAnOutage"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages"]}},
+    # The load balancer's probes: no access line, no warning for a 503 (operations/logs.py).
+    "filters": {
+        "outages": {"()": "config.outages.OneLineAnOutage"},
+        "probes": {"()": "tables.operations.logs.ProbesQuiet"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages", "probes"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+    # uvicorn's access lines go through the same handler, so its filters apply to them.
+    "loggers": {"uvicorn.access": {"handlers": ["console"], "propagate": False}},
 }
