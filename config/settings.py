@@ -5,6 +5,7 @@ hosts only. ``DATABASE_URL`` selects the database (PostgreSQL in production);
 ``REDIS_URL`` selects channels-redis, the Redis cache and the Celery broker.
 """
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
@@ -201,6 +202,14 @@ LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
 # /readyz answers within this many seconds, a dependency that has not answered by then
 # failed (tables/operations/probes.py).
 READY_TIMEOUT = float(env("READY_TIMEOUT", "1.5"))
+# GET /metrics answers these addresses (comma-separated, networks allowed), and anyone
+# with "Authorization: Bearer <METRICS_TOKEN>" (tables/operations/exposition.py).
+METRICS_ALLOWED_NETWORKS = [
+    ipaddress.ip_network(network.strip(), strict=False)
+    for network in env("METRICS_ALLOWED_ADDRESSES", "127.0.0.1,::1").split(",")
+    if network.strip()
+]
+METRICS_TOKEN = env("METRICS_TOKEN", "")
 # Rounds whose odds job was lost (a killed server, a broker that lost its queue) are found
 # and computed this often: by beat with a broker, else by the ASGI server (and at its
 # start). A round is taken as lost once it has waited this long.

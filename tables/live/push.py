@@ -21,6 +21,7 @@ from django.utils import translation
 
 from .. import selectors
 from ..models import Shoe, Table
+from ..operations.metrics import PUSHES_DROPPED
 from ..page_version import PageVersion
 from ..pages import fragments
 from .groups import languages, lobby_group, push_message, table_group
@@ -128,6 +129,7 @@ def publish_table(
             table_id, [language for language in languages() if not watched[table_group(table.slug, language)]]
         )
     except Exception:
+        PUSHES_DROPPED.labels("send_failed").inc()
         log.warning("live push for table %s failed", table_id, exc_info=True)
         if claim:
             ledger.release(claim)

@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import logging
 
-LIVENESS, READINESS = "/healthz", "/readyz"
-PROBES = frozenset((LIVENESS, READINESS))
+LIVENESS, READINESS, METRICS = "/healthz", "/readyz", "/metrics"
+PROBES = frozenset((LIVENESS, READINESS, METRICS))  # asked every few seconds, by machines
 
 
 class ProbesQuiet(logging.Filter):

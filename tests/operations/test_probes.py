@@ -56,7 +56,7 @@ def test_readiness_names_the_channel_layer_when_pushes_could_not_be_sent(client:
         raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
 
     monkeypatch.setattr(live, "channel_layer_check", refused)
-    monkeypatch.setattr("tables.operations.probes._checks", None)  # made again with the check replaced
+    monkeypatch.setattr("tables.operations.readiness._checks", None)  # made again with the check replaced
     assert answer(client.get("/readyz"))["failed"] == ["channel_layer"]
 
 
