@@ -210,6 +210,9 @@ METRICS_ALLOWED_NETWORKS = [
     if network.strip()
 ]
 METRICS_TOKEN = env("METRICS_TOKEN", "")
+# prometheus-client's multiprocess mode writes each process's numbers there: it must exist.
+if env("PROMETHEUS_MULTIPROC_DIR"):
+    Path(env("PROMETHEUS_MULTIPROC_DIR")).mkdir(parents=True, exist_ok=True)
 # Rounds whose odds job was lost (a killed server, a broker that lost its queue) are found
 # and computed this often: by beat with a broker, else by the ASGI server (and at its
 # start). A round is taken as lost once it has waited this long.
