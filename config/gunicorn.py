@@ -13,6 +13,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
+from prometheus_client import multiprocess
+
 from config.heap import freeze_startup_heap
 
 worker_class = "gthread"
@@ -25,3 +27,11 @@ control_socket_disable = True
 def post_worker_init(worker: Any) -> None:
     """A worker has loaded the application: freeze what it loaded (config/heap.py)."""
     freeze_startup_heap()
+
+
+def child_exit(server: Any, worker: Any) -> None:
+    """A worker ended: its live gauges (pages connected, odds jobs running) stop counting
+    in /metrics (prometheus-client's multiprocess mode)."""
+    directory = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if directory:
+        multiprocess.mark_process_dead(worker.pid, directory)

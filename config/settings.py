@@ -5,6 +5,7 @@ hosts only. ``DATABASE_URL`` selects the database (PostgreSQL in production);
 ``REDIS_URL`` selects channels-redis, the Redis cache and the Celery broker.
 """
 
+import ipaddress
 import os
 import secrets
 from pathlib import Path
@@ -70,6 +71,9 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # /healthz and /readyz, answered before anything else looks at the request (no
+    # HTTPS redirect, no host check: a load balancer probes a server's own port).
+    "tables.operations.probes.answer_probes",
     # Compresses what leaves, static files included where they are not compressed
     # already (the embedded default serves them from the source folders; production's
     # collectstatic writes .br and .gz copies that WhiteNoise sends as they are).
@@ -206,6 +210,20 @@ REVIEW_KEEP_SECONDS = float(env("REVIEW_KEEP_SECONDS", str(3 * REVIEW_REFRESH_SE
 REVIEW_JOB_SECONDS = float(env("REVIEW_JOB_SECONDS", "600"))
 REVIEW_FRESH_SECONDS = float(env("REVIEW_FRESH_SECONDS", "60"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
+# /readyz answers within this many seconds, a dependency that has not answered by then
+# failed (tables/operations/probes.py).
+READY_TIMEOUT = float(env("READY_TIMEOUT", "1.5"))
+# GET /metrics answers these addresses (comma-separated, networks allowed), and anyone
+# with "Authorization: Bearer <METRICS_TOKEN>" (tables/operations/exposition.py).
+METRICS_ALLOWED_NETWORKS = [
+    ipaddress.ip_network(network.strip(), strict=False)
+    for network in env("METRICS_ALLOWED_ADDRESSES", "127.0.0.1,::1").split(",")
+    if network.strip()
+]
+METRICS_TOKEN = env("METRICS_TOKEN", "")
+# prometheus-client's multiprocess mode writes each process's numbers there: it must exist.
+if env("PROMETHEUS_MULTIPROC_DIR"):
+    Path(env("PROMETHEUS_MULTIPROC_DIR")).mkdir(parents=True, exist_ok=True)
 # Rounds whose odds job was lost (a killed server, a broker that lost its queue) are found
 # and computed this often: by beat with a broker, else by the ASGI server (and at its
 # start). A round is taken as lost once it has waited this long.
@@ -312,7 +330,13 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     # A dependency that is down: one line every few seconds, not a traceback a request.
-    "filters": {"outages": {"()": "config.outages.OneLineAnOutage"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages"]}},
+    # The load balancer's probes: no access line, no warning for a 503 (operations/logs.py).
+    "filters": {
+        "outages": {"()": "config.outages.OneLineAnOutage"},
+        "probes": {"()": "tables.operations.logs.ProbesQuiet"},
+    },
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages", "probes"]}},
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
+    # uvicorn's access lines go through the same handler, so its filters apply to them.
+    "loggers": {"uvicorn.access": {"handlers": ["console"], "propagate": False}},
 }

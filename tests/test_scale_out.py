@@ -231,6 +231,51 @@ def test_with_redis_down_a_new_page_opens_shows_the_table_and_is_pushed_to_once_
             redis.start()
 
 
+def probe(url: str, path: str) -> tuple[int, dict[str, Any], float]:
+    """A load balancer's probe: status, JSON body, seconds to answer."""
+    began = time.monotonic()
+    try:
+        with urllib.request.urlopen(f"{url}{path}", timeout=10) as response:
+            status, body = response.status, response.read()
+    except urllib.error.HTTPError as error:
+        status, body = error.code, error.read()
+    return status, json.loads(body), time.monotonic() - began
+
+
+def ready_again(url: str) -> None:
+    deadline = time.monotonic() + 20
+    while probe(url, "/readyz")[0] != 200:
+        assert time.monotonic() < deadline, probe(url, "/readyz")
+        time.sleep(0.5)
+
+
+def test_readiness_names_each_dependency_stopped_within_2_s_and_liveness_stays_up(stack, real_servers) -> None:
+    postgres, redis = real_servers
+    servers_ = {"uvicorn": stack["a"], "gunicorn": stack["b"]}
+    for url in servers_.values():
+        status, body, _ = probe(url, "/readyz")
+        assert status == 200 and set(body["checks"]) == {"database", "migrations", "cache", "channel_layer", "broker"}
+    for stopped, stop, start, failing in (
+        ("redis", redis.stop, redis.start, {"cache", "channel_layer", "broker"}),
+        ("postgresql", postgres.stop, postgres.resume, {"database"}),
+    ):
+        stop()
+        try:
+            for name, url in servers_.items():
+                status, body, seconds = probe(url, "/readyz")
+                assert status == 503 and failing <= set(body["failed"]), (stopped, name, body)
+                assert seconds < 2, (stopped, name, seconds)
+                assert probe(url, "/healthz")[0] == 200  # alive: no reason to restart it
+        finally:
+            start()
+        for url in servers_.values():
+            ready_again(url)
+    probe(stack["a"], "/api/tables/baccarat-1/rounds")  # a request worth its access line
+    logged = (stack["processes"].logs / "uvicorn-a.log").read_text()
+    assert "/api/tables/baccarat-1/rounds" in logged
+    assert "/readyz" not in logged and "/healthz" not in logged  # dozens of probes, no line
+
+
 def test_with_postgresql_down_for_10_s_the_dealer_gets_503_and_its_retries_record_each_round_once(
     stack, real_servers
 ) -> None:

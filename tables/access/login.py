@@ -22,6 +22,7 @@ from django.core.exceptions import ValidationError
 from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext, ngettext
 
+from ..operations.metrics import AUTH_FAILURES, THROTTLED
 from .throttles import client_address, login_failures_by_address, login_failures_by_username, login_hashes
 
 _hashing = threading.BoundedSemaphore(settings.LOGIN_HASHING_AT_ONCE)
@@ -54,6 +55,7 @@ class ThrottledLoginForm(AdminAuthenticationForm):
         try:
             return super().clean()
         except ValidationError:
+            AUTH_FAILURES.labels("login").inc()
             login_failures_by_address.count(address)
             login_failures_by_username.count(username)
             raise
@@ -62,6 +64,7 @@ class ThrottledLoginForm(AdminAuthenticationForm):
 
     def _refuse(self, wait: float, message: str) -> None:
         self.retry_after = max(1, math.ceil(wait))
+        THROTTLED.labels("login").inc()
         raise ValidationError(message, code="throttled")
 
 

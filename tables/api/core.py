@@ -22,6 +22,7 @@ from ..access.throttles import client_address, failures
 from ..game.validation import IllegalRoundError
 from ..middleware import response_middleware
 from ..models import Table
+from ..operations.metrics import AUTH_FAILURES, ROUNDS_REFUSED, THROTTLED
 from .bodies import BodyError, JsonBody, _too_large
 
 log = logging.getLogger(__name__)
@@ -84,12 +85,14 @@ def _bounded(errors: list[dict[str, Any]]) -> list[dict[str, Any]]:
 
 @api.exception_handler(ValidationError)
 def _validation_error(request: HttpRequest, exc: ValidationError) -> HttpResponse:
+    _round_refused(request, "invalid")
     errors = [{"field": _field_path(tuple(e.get("loc", ()))), "message": e.get("msg", "invalid")} for e in exc.errors]
     return api.create_response(request, {"errors": _bounded(errors)}, status=422)
 
 
 @api.exception_handler(IllegalRoundError)
 def _illegal_round(request: HttpRequest, exc: IllegalRoundError) -> HttpResponse:
+    _round_refused(request, "illegal")
     errors = [{"field": e.field, "message": e.message} for e in exc.errors]
     return api.create_response(request, {"errors": _bounded(errors)}, status=422)
 
@@ -98,8 +101,11 @@ def _illegal_round(request: HttpRequest, exc: IllegalRoundError) -> HttpResponse
 def _unauthorized(request: HttpRequest, exc: AuthenticationError) -> HttpResponse:
     """401, or 429 once the client's address has failed too often (:mod:`.access.throttles`).
     A right token never gets here."""
+    AUTH_FAILURES.labels("token").inc()
     wait = failures.count(client_address(request))
+    _round_refused(request, "unauthorized" if wait is None else "throttled")
     if wait is not None:
+        THROTTLED.labels("token").inc()
         response = error_response(
             request, 429, "too many failed authentications from this address: wait and check the token", "Authorization"
         )
@@ -114,6 +120,7 @@ def _unauthorized(request: HttpRequest, exc: AuthenticationError) -> HttpRespons
 
 @api.exception_handler(HttpError)
 def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
+    _round_refused(request, "unreadable")
     if isinstance(exc.__cause__, BodyError):  # ninja wraps what the parser raises
         return error_response(request, exc.__cause__.status, exc.__cause__.message, "body")
     if exc.__cause__ is not None:
@@ -124,6 +131,7 @@ def _http_error(request: HttpRequest, exc: HttpError) -> HttpResponse:
 
 @api.exception_handler(RequestDataTooBig)
 def _too_big(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    _round_refused(request, "too_large")
     return error_response(request, 413, _too_large(request), "body")
 
 
@@ -135,6 +143,7 @@ def _not_found(request: HttpRequest, exc: Http404) -> HttpResponse:
 @api.exception_handler(services.ServiceError)
 def _refused(request: HttpRequest, exc: services.ServiceError) -> HttpResponse:
     """Every refusal of a service, with the status and field it carries."""
+    _round_refused(request, _reason(exc))
     return error_response(request, exc.status, str(exc), exc.field)
 
 
@@ -144,6 +153,7 @@ def _database_unavailable(request: HttpRequest, exc: OperationalError | Interfac
     """The database is down or unreachable: nothing was recorded, and the same request
     can be sent again (a round sent with its ``number`` is never recorded twice)."""
     log.warning("database unavailable for %s %s: %s", request.method, request.path, exc)
+    _round_refused(request, "database_unavailable")
     response = error_response(request, 503, _DATABASE_DOWN)
     response["Retry-After"] = "2"
     return response
@@ -155,6 +165,17 @@ def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
     Python internals."""
     log.error("%s %s failed", request.method, request.path, exc_info=exc)
     return error_response(request, 500, _SERVER_ERROR)
+
+
+def _round_refused(request: HttpRequest, reason: str) -> None:
+    """Count a refused round post by its reason (``/metrics``)."""
+    if request.method == "POST" and request.path.endswith("/rounds"):
+        ROUNDS_REFUSED.labels(reason).inc()
+
+
+def _reason(error: Exception) -> str:
+    """A refusal's reason as the metric names it: ``RoundConflictError`` is ``round_conflict``."""
+    return re.sub(r"(?<!^)(?=[A-Z])", "_", type(error).__name__.removesuffix("Error")).lower()
 
 
 _DATABASE_DOWN = "the database is unavailable: nothing was recorded, retry shortly"

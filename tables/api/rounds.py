@@ -10,6 +10,7 @@ from ninja import Path, Query, Router, Status
 from pydantic import WithJsonSchema
 
 from .. import selectors, services
+from ..operations.metrics import ROUND_SECONDS
 from ..pages import receipts
 from ..pages import road_data as road_selectors
 from .bodies import LARGEST_SHOE
@@ -33,6 +34,11 @@ router = Router()
     ),
 )
 def round_create(request: TableRequest, slug: str, payload: RoundIn) -> Status[dict[str, Any]]:
+    with ROUND_SECONDS.time():
+        return _round_create(request, payload)
+
+
+def _round_create(request: TableRequest, payload: RoundIn) -> Status[dict[str, Any]]:
     recorded = services.round_record(
         table=request.auth,
         player=payload.player,

@@ -17,6 +17,7 @@ from ..game.cards import Card, InvalidCardError
 from ..game.outcome import RoundOutcome
 from ..game.validation import FieldError, IllegalRoundError
 from ..models import PlaintextRefusal, Shoe, ShoeCard, Table
+from ..operations.metrics import CARD_REFUSALS
 
 
 @dataclass(frozen=True)
@@ -78,6 +79,7 @@ def refuse(errors: list[FieldError], shoe: Shoe, refusals: list[Refusal], round_
 def record_refusals(refused: PlaintextRefusedError) -> None:
     """Keep what a write refused, for reviewers, once its transaction has rolled back
     (the refusal is kept; the write is not)."""
+    CARD_REFUSALS.inc(len(refused.refusals))
     PlaintextRefusal.objects.bulk_create(
         [
             PlaintextRefusal(

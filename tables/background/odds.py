@@ -23,6 +23,7 @@ from ..game.bets import Paytable
 from ..game.cards import Card, unpack_cards
 from ..game.odds import Composition, CompositionError, ShoeOdds, shoe_odds
 from ..models import Round
+from ..operations.metrics import ODDS_QUEUED, ODDS_RUNNING, ODDS_SECONDS, ODDS_SWEPT
 from .runner import enqueue
 
 ODDS_TASK = "tables.tasks.round_odds_compute"  # the Celery task's name (tasks.py), kept since the first release
@@ -43,11 +44,13 @@ def round_odds_queue(*, shoe_id: int, round_pk: int) -> None:
     except Exception:
         pass  # no cache: queue it anyway, a second task is harmless
     enqueue(ODDS_TASK, round_odds_compute_job, round_pk)
+    ODDS_QUEUED.inc()
 
 
 def round_odds_compute_job(round_pk: int) -> None:
     """The job (on the embedded runner) or task body (on a Celery worker) of one round."""
-    round_odds_compute(round_pk=round_pk)
+    with ODDS_RUNNING.track_inprogress(), ODDS_SECONDS.time():
+        round_odds_compute(round_pk=round_pk)
 
 
 def round_odds_compute(*, round_pk: int) -> int:
@@ -92,7 +95,9 @@ def rounds_without_odds_compute(*, older_than: float = 0) -> int:
         .annotate(last=Max("pk"))
         .values_list("last", flat=True)
     )
-    return sum(round_odds_compute(round_pk=pk) for pk in list(latest_per_shoe))
+    stored = sum(round_odds_compute(round_pk=pk) for pk in list(latest_per_shoe))
+    ODDS_SWEPT.inc(stored)
+    return stored
 
 
 def odds_to_stored(odds: ShoeOdds) -> dict[str, Any]:

@@ -20,11 +20,12 @@ from __future__ import annotations
 from django.conf import settings
 
 from .groups import PUSH, languages, lobby_group, push_message, table_group
+from .push import Sender
 from .scheduler import Scheduler, install, scheduler
 
 __all__ = [
-    "PUSH", "Scheduler", "install", "lobby_group", "lobby_languages", "odds_changed", "push_message", "scheduler",
-    "table_changed", "table_group",
+    "PUSH", "Scheduler", "channel_layer_check", "install", "lobby_group", "lobby_languages", "odds_changed",
+    "push_message", "scheduler", "table_changed", "table_group",
 ]  # fmt: skip
 
 
@@ -45,3 +46,10 @@ def lobby_languages() -> list[str]:
     return [
         language for language in languages() if language == settings.LANGUAGE_CODE or watched[lobby_group(language)]
     ]
+
+
+def channel_layer_check() -> None:
+    """Reach the channel layer as this process's pushes do (the readiness probe); raises
+    when it cannot."""
+    sender = scheduler().sender
+    (sender if isinstance(sender, Sender) else Sender()).check()

@@ -24,6 +24,7 @@ from django.utils import translation
 
 from .. import selectors
 from ..models import Table
+from ..operations.metrics import PAGES_CONNECTED, PUSHES_DROPPED, RESYNCS
 from ..page_version import PageVersion
 from ..pages import fragments
 from .groups import lobby_group, table_group
@@ -45,6 +46,7 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
     (:meth:`send_queued`), so a page that reads slowly delays no other."""
 
     channel_layer_alias = NO_CHANNEL
+    kind = "page"  # what the pages-connected metric counts it as
     group = ""
     language = settings.LANGUAGE_CODE  # the page's (its ?lang=): its pushes and resyncs come in it
     joined = False  # reached by its group's pushes (from a successful join on)
@@ -73,6 +75,7 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
         self.outbox = []
         await scheduler().pages.join(self.group, self)
         self.joined = True
+        PAGES_CONNECTED.labels(self.kind).inc()
         await self.accept()
         self.start_sending()
 
@@ -82,6 +85,7 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
                 task.cancel()
         if self.joined:
             self.joined = False
+            PAGES_CONNECTED.labels(self.kind).dec()
             await scheduler().pages.leave(self.group, self)
 
     def push(self, html: str) -> None:
@@ -109,6 +113,7 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
                     await self.send(text_data=html)
         except TimeoutError:
             log.info("dropped a page that took no push for %ss", settings.PUSH_SEND_TIMEOUT)
+            PUSHES_DROPPED.labels("slow_page").inc()
             self.drop()
         except Exception:
             log.debug("a push found its page closed", exc_info=True)  # its disconnect leaves the group
@@ -176,6 +181,7 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
 
     async def resync(self) -> None:
         html = await database_sync_to_async(in_own_context)(self.missed, self.asked, self.language)
+        RESYNCS.labels("whole" if html else "none").inc()
         if html:
             self.push(html)
 
@@ -185,6 +191,8 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
 
 
 class TableConsumer(FragmentConsumer):
+    kind = "table"
+
     async def connect(self) -> None:
         self.slug = self.scope["url_route"]["kwargs"]["slug"]
         if not await database_sync_to_async(Table.objects.filter(slug=self.slug).exists)():
@@ -197,6 +205,8 @@ class TableConsumer(FragmentConsumer):
 
 
 class LobbyConsumer(FragmentConsumer):
+    kind = "lobby"
+
     async def connect(self) -> None:
         await self.open_in_language(lobby_group)
 

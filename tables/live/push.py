@@ -12,14 +12,16 @@ import asyncio
 import logging
 import os
 import threading
+from collections.abc import Awaitable, Callable
 from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
-from channels.layers import InMemoryChannelLayer, get_channel_layer
+from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_layer
 from django.utils import translation
 
 from .. import selectors
 from ..models import Shoe, Table
+from ..operations.metrics import PUSHES_DROPPED
 from ..page_version import PageVersion
 from ..pages import fragments
 from .groups import languages, lobby_group, push_message, table_group
@@ -28,6 +30,7 @@ from .ledger import PushLedger
 log = logging.getLogger(__name__)
 
 SEND_SECONDS = 10  # a send that takes longer is dropped (pages resync)
+READINESS_GROUP = "readiness"  # no page joins it: what the readiness probe publishes to
 
 
 def watched_groups(slug: str, ledger: PushLedger) -> dict[str, bool]:
@@ -56,14 +59,22 @@ class Sender:
         self._lock = threading.Lock()
 
     def send(self, group: str, message: dict[str, Any]) -> None:
+        self._run(lambda layer: layer.group_send(group, message))
+
+    def check(self) -> None:
+        """Reach the channel layer (the readiness probe): publish to a group nobody is in,
+        which touches Redis and reaches no page."""
+        self._run(lambda layer: layer.group_send(READINESS_GROUP, {"type": "readiness.check"}))
+
+    def _run(self, call: Callable[[BaseChannelLayer], Awaitable[None]]) -> None:
         layer = get_channel_layer()
         if layer is None:
             return
         loop = self.server_loop if self.server_loop is not None and self.server_loop.is_running() else None
         if loop is None and isinstance(layer, InMemoryChannelLayer):
-            async_to_sync(layer.group_send)(group, message)  # a test's or a command's own pages
+            async_to_sync(_awaited)(call, layer)  # a test's or a command's own pages
             return
-        future = asyncio.run_coroutine_threadsafe(layer.group_send(group, message), loop or self._own_loop())
+        future = asyncio.run_coroutine_threadsafe(_awaited(call, layer), loop or self._own_loop())
         future.result(timeout=SEND_SECONDS)
 
     def _own_loop(self) -> asyncio.AbstractEventLoop:
@@ -73,6 +84,10 @@ class Sender:
                 threading.Thread(target=loop.run_forever, name="pushes", daemon=True).start()
                 self._own = (os.getpid(), loop)
             return self._own[1]
+
+
+async def _awaited(call: Callable[[BaseChannelLayer], Awaitable[None]], layer: BaseChannelLayer) -> None:
+    await call(layer)
 
 
 def publish_table(
@@ -114,6 +129,7 @@ def publish_table(
             table_id, [language for language in languages() if not watched[table_group(table.slug, language)]]
         )
     except Exception:
+        PUSHES_DROPPED.labels("send_failed").inc()
         log.warning("live push for table %s failed", table_id, exc_info=True)
         if claim:
             ledger.release(claim)

@@ -18,6 +18,7 @@ from django.conf import settings
 
 from ..background import runner as background
 from ..background.runner import Runner
+from ..operations.metrics import PUSH_SECONDS
 from . import push
 from .clock import Clock, SystemClock
 from .fanout import Fanout
@@ -50,6 +51,7 @@ class Scheduler:
         self.sender: Sends = sender or push.Sender()
         self._queued: set[int] = set()  # tables with a push waiting in this process
         self._last_look: dict[int, float] = {}  # table -> when this process last looked to push it
+        self._changed_at: dict[int, float] = {}  # table -> when its waiting push's first change committed
         self._slugs: dict[int, str] = {}  # table -> its slug as of its last change: its group's name
         self._lock = threading.Lock()
 
@@ -70,6 +72,7 @@ class Scheduler:
             if table_id in self._queued:
                 return
             self._queued.add(table_id)
+            self._changed_at[table_id] = self.clock.monotonic()
             wait = self._last_look.get(table_id, -math.inf) + self.interval - self.clock.monotonic()
         self._later(wait, self._publish_queued, table_id)
 
@@ -94,8 +97,11 @@ class Scheduler:
                 # not have shown in the next one (the table stays queued here till then).
                 self._later((bucket + 1) * self.interval - now, self._publish_queued, table_id)
                 return
+        changed_at = self._changed_at.pop(table_id, None)
         self._done(table_id)  # changes from now on need a push of their own
         self.publish_table(table_id, coalesce=True, watched=watched)
+        if changed_at is not None:
+            PUSH_SECONDS.observe(self.clock.monotonic() - changed_at)
 
     def _done(self, table_id: int) -> None:
         with self._lock:

@@ -19,6 +19,7 @@ from ..game.cards import Card, pack_cards
 from ..game.outcome import RoundOutcome
 from ..game.validation import FieldError, IllegalRoundError, check_name, check_shoe_counts, validate_round
 from ..models import Round, RoundAudit, Shoe, ShoeCard, Table
+from ..operations.metrics import ROUNDS_RECORDED
 from .shoes import open_shoe_locked
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -68,14 +69,17 @@ def round_record(
         check_name("dealer", dealer)
     try:
         try:
-            return _round_insert(table=table, outcome=outcome, number=number, dealer=dealer, plaintexts=plaintexts)
+            recorded = _round_insert(table=table, outcome=outcome, number=number, dealer=dealer, plaintexts=plaintexts)
         except IntegrityError:
             # A concurrent writer stored this number first (or, once in an age, the same
             # round ID): look again, now that the other transaction has committed.
-            return _round_insert(table=table, outcome=outcome, number=number, dealer=dealer, plaintexts=plaintexts)
+            recorded = _round_insert(table=table, outcome=outcome, number=number, dealer=dealer, plaintexts=plaintexts)
     except authentication.PlaintextRefusedError as refused:
         authentication.record_refusals(refused)
         raise
+    if recorded.created:
+        ROUNDS_RECORDED.labels(table.slug).inc()
+    return recorded
 
 
 def _round_insert(
