@@ -14,6 +14,7 @@ from django.utils import translation
 from django.views.decorators.http import require_http_methods
 
 from .. import selectors
+from ..operations.metrics import THROTTLED
 from . import reports, review
 
 GLANCE_SHOES = 50  # the latest shoes tested for the flag
@@ -45,6 +46,7 @@ def review_page(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         wait = reports.fresh_wait(request.user.get_username())
         if wait > 0:
+            THROTTLED.labels("report").inc()
             context["fresh_wait"] = math.ceil(wait)
             response = _review(request, selection, context, status=429)
             response["Retry-After"] = str(math.ceil(wait))

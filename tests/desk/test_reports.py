@@ -12,6 +12,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.core.cache import cache
 from django.test import Client
+from prometheus_client import REGISTRY
 
 from config.celery import app
 from tables import services
@@ -98,8 +99,10 @@ def test_a_reviewer_may_force_a_fresh_report_once_a_minute(
     shown = page(client.get("/review/"))
     assert find_all(shown, "p", id="computing")  # the page refreshes until it is kept
     held.drain()
+    refused_before = REGISTRY.get_sample_value("baccarat_throttled_total", {"kind": "report"}) or 0
     again = client.post("/review/")
     assert again.status_code == 429 and 1 <= int(again["Retry-After"]) <= 60
+    assert REGISTRY.get_sample_value("baccarat_throttled_total", {"kind": "report"}) == refused_before + 1
     assert find_all(page(again), "p", id="fresh-wait") and "3 rounds" in page(again)  # the kept report stays
     assert held.jobs == []  # the refused ask queued nothing
 
