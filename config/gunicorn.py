@@ -16,12 +16,26 @@ from typing import Any
 from prometheus_client import multiprocess
 
 from config.heap import freeze_startup_heap
+from tables.operations.logs import log_format
 
 worker_class = "gthread"
 threads = int(os.environ.get("WEB_THREADS", "4"))
 # gunicorn's runtime control socket sits in one place per user ($HOME/.gunicorn): two
 # gunicorns on one machine (tests, benchmarks) would take each other's. Unused here.
 control_socket_disable = True
+# gunicorn's own lines (starting, a worker booting or timing out) in the app's format.
+_FORMATTER = "JsonLines" if log_format(os.environ) == "json" else "Text"
+logconfig_dict = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {"app": {"()": f"tables.operations.logs.{_FORMATTER}"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "app", "stream": "ext://sys.stderr"}},
+    "root": {"level": "INFO", "handlers": []},
+    "loggers": {
+        name: {"level": "INFO", "handlers": ["console"], "propagate": False}
+        for name in ("gunicorn.error", "gunicorn.access")
+    },
+}
 
 
 def post_worker_init(worker: Any) -> None:

@@ -14,6 +14,8 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from tables.operations.logs import log_format
+
 BASE_DIR = Path(__file__).resolve().parent.parent
 
 
@@ -74,6 +76,7 @@ MIDDLEWARE = [
     # /healthz and /readyz, answered before anything else looks at the request (no
     # HTTPS redirect, no host check: a load balancer probes a server's own port).
     "tables.operations.probes.answer_probes",
+    "tables.operations.requests.request_ids",  # every log line of a request names it
     # Compresses what leaves, static files included where they are not compressed
     # already (the embedded default serves them from the source folders; production's
     # collectstatic writes .br and .gz copies that WhiteNoise sends as they are).
@@ -189,6 +192,7 @@ CELERY_BROKER_URL = REDIS_URL or None
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TASK_ACKS_LATE = True  # tasks are idempotent: a worker lost mid-task leaves it queued
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # the workers log as the servers do (LOGGING below)
 # A broker that is down must not hold up recording a round: fail fast, log, move on.
 CELERY_BROKER_CONNECTION_TIMEOUT = 1
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
@@ -326,6 +330,12 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
 if SIMULATE_INTERVAL > 0 and CELERY_BROKER_URL:
     CELERY_BEAT_SCHEDULE["simulate-tables"] = {"task": "tables.tasks.simulate_tables", "schedule": SIMULATE_INTERVAL}
 
+# One JSON object a line in production (HTTPS=true), readable text otherwise; LOG_FORMAT
+# says which (json, text). Each line names its request, table, shoe and round where known.
+try:
+    LOG_FORMAT = log_format(os.environ)
+except ValueError as error:
+    raise ImproperlyConfigured(str(error)) from None
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
@@ -334,9 +344,21 @@ LOGGING = {
     "filters": {
         "outages": {"()": "config.outages.OneLineAnOutage"},
         "probes": {"()": "tables.operations.logs.ProbesQuiet"},
+        "about": {"()": "tables.operations.logs.About"},
     },
-    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["outages", "probes"]}},
+    "formatters": {
+        "json": {"()": "tables.operations.logs.JsonLines"},
+        "text": {"()": "tables.operations.logs.Text"},
+    },
+    "handlers": {
+        "console": {
+            "class": "logging.StreamHandler",
+            "filters": ["outages", "probes", "about"],
+            "formatter": LOG_FORMAT,
+        }
+    },
     "root": {"handlers": ["console"], "level": env("LOG_LEVEL", "INFO")},
-    # uvicorn's access lines go through the same handler, so its filters apply to them.
-    "loggers": {"uvicorn.access": {"handlers": ["console"], "propagate": False}},
+    # uvicorn's own lines and access lines go through the same handler: its filters and
+    # format apply to them (gunicorn's: config/gunicorn.py).
+    "loggers": {name: {"handlers": ["console"], "propagate": False} for name in ("uvicorn", "uvicorn.access")},
 }

@@ -22,6 +22,7 @@ from ..access.throttles import client_address, failures
 from ..game.validation import IllegalRoundError
 from ..middleware import response_middleware
 from ..models import Table
+from ..operations import context
 from ..operations.metrics import AUTH_FAILURES, ROUNDS_REFUSED, THROTTLED
 from .bodies import BodyError, JsonBody, _too_large
 
@@ -266,6 +267,7 @@ class TableToken(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> Table | None:
         match = request.resolver_match
         table = _table(match.kwargs["slug"] if match else "")
+        context.bind(table=table.slug)  # its log lines name it, refused or not
         return table if table.check_token(token) else None
 
 

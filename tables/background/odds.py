@@ -23,6 +23,7 @@ from ..game.bets import Paytable
 from ..game.cards import Card, unpack_cards
 from ..game.odds import Composition, CompositionError, ShoeOdds, shoe_odds
 from ..models import Round
+from ..operations import context
 from ..operations.metrics import ODDS_QUEUED, ODDS_RUNNING, ODDS_SECONDS, ODDS_SWEPT
 from .runner import enqueue
 
@@ -65,6 +66,7 @@ def round_odds_compute(*, round_pk: int) -> int:
     if round_ is None:
         return 0
     shoe, table = round_.shoe, round_.shoe.table
+    context.bind(table=table.slug, shoe=shoe.number, round=round_.number)
     with contextlib.suppress(Exception):
         cache.delete(_odds_queued_key(shoe.pk))  # rounds committed from now on queue a task again
     paytable = table.get_paytable()

@@ -16,6 +16,7 @@ there is a broker (``REDIS_URL``), and otherwise hands its job to the runner of 
 
 from __future__ import annotations
 
+import contextvars
 import heapq
 import itertools
 import logging
@@ -28,6 +29,8 @@ from typing import Any, Protocol
 from celery import current_app
 from django.conf import settings
 from django.db import close_old_connections
+
+from ..operations import context
 
 log = logging.getLogger(__name__)
 
@@ -74,7 +77,7 @@ class ThreadRunner:
 
     def __init__(self, name: str = "jobs") -> None:
         self.name = name
-        self._due: list[tuple[float, int, Job, tuple[Any, ...]]] = []  # a heap: (when, order, job, args)
+        self._due: list[tuple[float, int, contextvars.Context, Job, tuple[Any, ...]]] = []  # a heap, by when
         self._order = itertools.count()
         self._busy = False
         self._changed = threading.Condition()
@@ -86,7 +89,9 @@ class ThreadRunner:
                 if self._pid != os.getpid():
                     self._start()
         with self._changed:
-            heapq.heappush(self._due, (time.monotonic() + max(0.0, delay), next(self._order), job, args))
+            # The job runs in a copy of the caller's context: its log lines name the request.
+            queued = (time.monotonic() + max(0.0, delay), next(self._order), contextvars.copy_context(), job, args)
+            heapq.heappush(self._due, queued)
             self._changed.notify_all()
 
     @property
@@ -114,10 +119,10 @@ class ThreadRunner:
             with self._changed:
                 while not self._due or self._due[0][0] > time.monotonic():
                     self._changed.wait(timeout=self._due[0][0] - time.monotonic() if self._due else None)
-                _, _, job, args = heapq.heappop(self._due)
+                _, _, job_context, job, args = heapq.heappop(self._due)
                 self._busy = True
             try:
-                run(job, args)
+                job_context.run(run, job, args)
                 close_old_connections()  # the jobs thread's own connection: given back when stale
             finally:
                 with self._changed:
@@ -138,7 +143,8 @@ def enqueue(task: str, job: Job, *args: Any, queue: str = DEFAULT_QUEUE) -> None
     everything they run): the task seam has no import circle."""
     if settings.CELERY_BROKER_URL and not settings.TASKS_INLINE:
         try:
-            current_app.send_task(task, args=args)
+            request_id = context.current().get("request_id")
+            current_app.send_task(task, args=args, headers={"request_id": request_id} if request_id else None)
         except Exception:
             log.warning("could not queue %s%r", task, args, exc_info=True)
     else:

@@ -1,4 +1,5 @@
-"""Logging filters of operations: the probes stay out of the logs.
+"""How the service logs: one JSON object a line in production, readable text in the
+demo, each line with what it is about (:mod:`.context`); and the probes kept out.
 
 A load balancer asks ``/healthz`` or ``/readyz`` every few seconds, on every server: an
 access line each would bury the lines worth reading, and a warning for each 503 while
@@ -8,7 +9,25 @@ once. Nothing here imports Django: logging is configured before the apps are rea
 
 from __future__ import annotations
 
+import json
 import logging
+from collections.abc import Mapping
+from datetime import UTC, datetime
+
+from .context import FIELDS, current
+
+FORMATS = ("json", "text")
+
+
+def log_format(environ: Mapping[str, str]) -> str:
+    """``LOG_FORMAT`` when set, else JSON in production (``HTTPS=true``) and text in the
+    demo; ``ValueError`` for a format there is not."""
+    https = environ.get("HTTPS", "").strip().lower() in ("1", "true", "yes", "on")
+    chosen = environ.get("LOG_FORMAT") or ("json" if https else "text")
+    if chosen not in FORMATS:
+        raise ValueError(f"LOG_FORMAT is json or text, not {chosen!r}")
+    return chosen
+
 
 LIVENESS, READINESS, METRICS = "/healthz", "/readyz", "/metrics"
 PROBES = frozenset((LIVENESS, READINESS, METRICS))  # asked every few seconds, by machines
@@ -30,3 +49,50 @@ def _path(record: logging.LogRecord) -> str | None:
     if record.name == "uvicorn.access" and isinstance(record.args, tuple) and len(record.args) >= 3:
         return str(record.args[2]).split("?", 1)[0]  # (client, method, path, HTTP version, status)
     return None
+
+
+class About(logging.Filter):
+    """Adds what the line is about (request id, table, shoe, round, where known) to each
+    record, on the handler: every formatter can use them."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        """Always kept; its fields added."""
+        known = current()
+        for name in FIELDS:
+            if not hasattr(record, name):
+                setattr(record, name, known.get(name))
+        return True
+
+
+class JsonLines(logging.Formatter):
+    """One JSON object a line: time (UTC), level, logger, message, what it is about, and
+    the exception's traceback as one string. Nothing else of the record: a request's
+    headers, cookies or body never reach the log."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record as one line of JSON."""
+        line: dict[str, object] = {
+            "time": datetime.fromtimestamp(record.created, UTC).isoformat(timespec="milliseconds"),
+            "level": record.levelname,
+            "logger": record.name,
+            "message": record.getMessage(),
+        }
+        for name in FIELDS:
+            value = getattr(record, name, None)
+            if value is not None:
+                line[name] = value
+        if record.exc_info:
+            line["exception"] = self.formatException(record.exc_info)
+        return json.dumps(line, ensure_ascii=False, default=str)
+
+
+class Text(logging.Formatter):
+    """The demo's lines: level, logger, message, then what it is about in brackets."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        """The record as readable text."""
+        about = " ".join(f"{name}={value}" for name in FIELDS if (value := getattr(record, name, None)) is not None)
+        text = f"{record.levelname} {record.name}: {record.getMessage()}" + (f" [{about}]" if about else "")
+        if record.exc_info:
+            text += "\n" + self.formatException(record.exc_info)
+        return text

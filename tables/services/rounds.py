@@ -19,6 +19,7 @@ from ..game.cards import Card, pack_cards
 from ..game.outcome import RoundOutcome
 from ..game.validation import FieldError, IllegalRoundError, check_name, check_shoe_counts, validate_round
 from ..models import Round, RoundAudit, Shoe, ShoeCard, Table
+from ..operations import context
 from ..operations.metrics import ROUNDS_RECORDED
 from .shoes import open_shoe_locked
 
@@ -77,6 +78,7 @@ def round_record(
     except authentication.PlaintextRefusedError as refused:
         authentication.record_refusals(refused)
         raise
+    context.bind(table=table.slug, shoe=recorded.round.shoe.number, round=recorded.round.number)
     if recorded.created:
         ROUNDS_RECORDED.labels(table.slug).inc()
     return recorded

@@ -14,7 +14,7 @@ ROOT = Path(__file__).resolve().parents[2]
 CORE = (
     sorted((ROOT / "tables/game").glob("*.py"))
     + [ROOT / f"roads/{name}.py" for name in ("engine", "entries", "derived", "grid", "patterns")]
-    + [ROOT / "tables/operations/checks.py", ROOT / "tables/operations/logs.py"]
+    + [ROOT / f"tables/operations/{name}.py" for name in ("checks", "context", "logs")]
 )
 
 

@@ -15,7 +15,11 @@ pytestmark = pytest.mark.backend_free  # reads the project's files, touches no b
 
 ROOT = Path(__file__).resolve().parents[2]
 ROADS_ENGINE = ["roads/engine.py", "roads/entries.py", "roads/derived.py", "roads/grid.py", "roads/patterns.py"]
-OPERATIONS = ["tables/operations/checks.py", "tables/operations/logs.py"]  # readiness checks, the probes' log filter
+OPERATIONS = [
+    "tables/operations/checks.py",
+    "tables/operations/context.py",
+    "tables/operations/logs.py",
+]  # readiness checks, the probes' log filter
 
 
 def python_files(entry: str) -> list[str]:
