@@ -317,6 +317,11 @@ PUSH_INTERVAL = float(env("PUSH_INTERVAL", "1"))
 # RESYNC_INTERVAL seconds; a page that takes no push for PUSH_SEND_TIMEOUT seconds
 # is dropped (it reconnects and resyncs), so pushes never pile up waiting for it.
 RESYNC_INTERVAL = float(env("RESYNC_INTERVAL", "1"))
+# One client address gets at most RESYNC_BURST whole answers at once, then
+# RESYNC_PER_SECOND a second, however many sockets it opens; beyond, a page is told when
+# to ask again (tables/live/resyncs.py). A casino's wifi puts many phones behind one address.
+RESYNC_BURST = int(env("RESYNC_BURST", "20"))
+RESYNC_PER_SECOND = float(env("RESYNC_PER_SECOND", "5"))
 PUSH_SEND_TIMEOUT = float(env("PUSH_SEND_TIMEOUT", "10"))
 
 # Demo tables dealt inside the server process (seconds between rounds; 0 = off).

@@ -11,7 +11,8 @@
 // computed); every element of a push is checked against what the page showed before
 // that push. On every (re)connect, and whenever a delta
 // does not fit what it shows, the page tells the server what it has ({table:
-// version}); the server answers with the whole live part of anything it missed.
+// version}); the server answers with the whole live part of anything it missed, or,
+// when too many pages behind one address ask at once, with when to ask again.
 (function () {
   var socket = null;
   var asked = null; // the delta version a resync was last asked for
@@ -62,7 +63,14 @@
     tell();
   });
   document.addEventListener("htmx:wsClose", function () { indicator("offline", "textReconnecting"); });
-  document.addEventListener("htmx:wsBeforeMessage", function () {
+  document.addEventListener("htmx:wsBeforeMessage", function (e) {
+    // Too many pages behind this address asked at once: the server says when to ask again.
+    var later = /^<template id="resync-later" data-after="([0-9.]+)">/.exec(e.detail.message || "");
+    if (later) {
+      e.preventDefault();
+      setTimeout(tell, 1000 * +later[1]);
+      return;
+    }
     var info = document.getElementById("game-info");
     before = info && info.dataset.version;
   });

@@ -28,7 +28,7 @@ from ..operations.metrics import PAGES_CONNECTED, PUSHES_DROPPED, RESYNCS
 from ..page_version import PageVersion
 from ..pages import fragments
 from .groups import lobby_group, table_group
-from .resyncs import Malformed, Pacer, resync_request
+from .resyncs import LATER, Malformed, Pacer, resync_request
 from .scheduler import scheduler
 
 log = logging.getLogger(__name__)
@@ -158,6 +158,12 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
         self.waiting = None
         await self.resync()
 
+    def client_address(self) -> str:
+        """The client's address (behind the proxy, the one it names: uvicorn's
+        ``--proxy-headers``)."""
+        client = self.scope.get("client") or ("", 0)
+        return str(client[0])
+
     def asked_language(self) -> str | None:
         """The language the page is in (``?lang=`` on its socket's address, the default
         without one); None for one this site has not."""
@@ -180,6 +186,13 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
         await self.open()
 
     async def resync(self) -> None:
+        """Answer what the page said it shows, within its client address's budget: beyond
+        it, the page is told when to ask again (a few dozen bytes, no database read)."""
+        wait = scheduler().resyncs.take(self.client_address())
+        if wait > 0:
+            RESYNCS.labels("later").inc()
+            self.push(LATER.format(seconds=wait))
+            return
         html = await database_sync_to_async(in_own_context)(self.missed, self.asked, self.language)
         RESYNCS.labels("whole" if html else "none").inc()
         if html:

@@ -25,6 +25,7 @@ from .fanout import Fanout
 from .groups import languages
 from .ledger import PushLedger
 from .push import Sends
+from .resyncs import Budget
 
 
 class Scheduler:
@@ -44,11 +45,14 @@ class Scheduler:
         interval: float = 0,
         sender: Sends | None = None,
         ledger: PushLedger | None = None,
+        resyncs: Budget | None = None,
     ) -> None:
         self.runner, self.clock, self.interval = runner, clock or SystemClock(), interval
         self.ledger = ledger or PushLedger()
         self.pages = Fanout(self.ledger)
         self.sender: Sends = sender or push.Sender()
+        # Whole resync answers per client address (what a page may pull: .resyncs).
+        self.resyncs = resyncs or Budget(settings.RESYNC_BURST, settings.RESYNC_PER_SECOND, self.clock)
         self._queued: set[int] = set()  # tables with a push waiting in this process
         self._last_look: dict[int, float] = {}  # table -> when this process last looked to push it
         self._changed_at: dict[int, float] = {}  # table -> when its waiting push's first change committed

@@ -50,12 +50,18 @@ class Checks:
 
 
 def _timed(check: Check) -> tuple[float, str]:
-    """How long ``check`` took, and what failed ("" when it passed)."""
+    """How long ``check`` took, and what failed ("" when it passed). A failure is tried
+    once more: after a restart of Redis or the database, the first call may meet a pooled
+    connection the server closed, and the second gets a fresh one; a dependency that is
+    down fails both at once."""
     began = time.monotonic()
-    try:
-        check()
-    except Exception as error:  # a dependency that fails says why
-        return time.monotonic() - began, f"{type(error).__name__}: {error}"[:200]
+    for attempt in (1, 2):
+        try:
+            check()
+            break
+        except Exception as error:  # a dependency that fails says why
+            if attempt == 2:
+                return time.monotonic() - began, f"{type(error).__name__}: {error}"[:200]
     return time.monotonic() - began, ""
 
 

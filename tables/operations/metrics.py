@@ -30,7 +30,7 @@ PUSHES_DROPPED = Counter("baccarat_pushes_dropped", "Pushes not delivered, by wh
 PAGES_CONNECTED = Gauge(
     "baccarat_pages_connected", "Live pages connected, per server process", ["kind"], multiprocess_mode="liveall"
 )
-RESYNCS = Counter("baccarat_resyncs", "Resyncs answered to pages, by answer (whole, none)", ["answer"])
+RESYNCS = Counter("baccarat_resyncs", "Resyncs answered to pages, by answer (whole, none, later)", ["answer"])
 ODDS_QUEUED = Counter("baccarat_odds_jobs_queued", "Odds jobs queued (a shoe's, after its rounds commit)")
 ODDS_RUNNING = Gauge("baccarat_odds_jobs_running", "Odds jobs running now", multiprocess_mode="livesum")
 ODDS_SECONDS = Histogram("baccarat_odds_job_seconds", "An odds job, from its start to its rounds stored", buckets=SLOW)

@@ -289,3 +289,28 @@ async def test_a_page_opens_while_the_channel_layer_is_down_is_resynced_from_the
         await page.disconnect()
     finally:
         pages.layer = real
+
+
+async def test_many_sockets_from_one_address_get_its_budget_of_whole_answers_and_small_refusals(settings) -> None:
+    """The probe's flood: sockets from one client each asking for the whole live part
+    with a version no page shows ("0:0:0")."""
+    settings.RESYNC_BURST, settings.RESYNC_PER_SECOND = 3, 0.01
+    live.install(None)  # a scheduler made with these settings
+    table = await table_with_shoe()
+    await record(table)
+    pages = [await connected("/ws/tables/baccarat-1/") for _ in range(12)]
+    for page in pages:
+        await page.send_to(text_data=json.dumps({"have": {"baccarat-1": "0:0:0"}}))
+    answers = [await page.receive_from(timeout=5) for page in pages]
+    whole = [a for a in answers if find_all(a, "section", id="roads")]
+    later = [a for a in answers if a.startswith('<template id="resync-later" data-after="')]
+    assert len(whole) == 3 and len(later) == 9
+    assert max(len(a) for a in later) < 64  # instead of the whole live part
+    assert all(float(find_all(a, "template")[0].attrs["data-after"]) > 0 for a in later)
+    other = WebsocketCommunicator(application, "/ws/tables/baccarat-1/", headers=ORIGIN)
+    other.scope["client"] = ("198.51.100.7", 50000)  # another client: a budget of its own
+    assert (await other.connect())[0]
+    await other.send_to(text_data=json.dumps({"have": {"baccarat-1": "0:0:0"}}))
+    assert find_all(await other.receive_from(timeout=5), "section", id="roads")
+    for page in [*pages, other]:
+        await page.disconnect()

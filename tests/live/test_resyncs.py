@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tables.live.resyncs import MAX_BYTES, Malformed, Pacer, resync_request
+from tables.live.resyncs import FORGET_AFTER, MAX_BYTES, Budget, Malformed, Pacer, resync_request
 from tables.page_version import PageVersion
 from tests.fake_time import FakeTime
 
@@ -46,3 +46,38 @@ def test_a_page_gets_one_resync_at_once_then_one_per_interval() -> None:
     assert pacer.book() == 0  # a quiet page is answered at once again
     clock.advance(0.25)
     assert pacer.book() == 0.75
+
+
+# --- whole answers per client address
+
+
+def test_an_address_gets_its_burst_of_whole_answers_then_is_told_when_to_ask_again() -> None:
+    clock = FakeTime()
+    budget = Budget(burst=3, rate=2.0, clock=clock, spread=lambda: 0.0)
+    assert [budget.take("203.0.113.9") for _ in range(3)] == [0.0, 0.0, 0.0]
+    assert budget.take("203.0.113.9") == pytest.approx(0.5)  # one more every half second
+    assert budget.take("198.51.100.7") == 0.0, "another address has a budget of its own"
+    clock.advance(0.5)
+    assert budget.take("203.0.113.9") == 0.0
+    assert budget.take("203.0.113.9") == pytest.approx(0.5)
+
+
+def test_the_asks_told_to_wait_are_spread_over_the_next_burst() -> None:
+    budget = Budget(burst=4, rate=1.0, clock=FakeTime(), spread=lambda: 0.5)
+    for _ in range(4):
+        budget.take("203.0.113.9")
+    assert budget.take("203.0.113.9") == pytest.approx(1.0 + 0.5 * 4)
+
+
+def test_addresses_whose_budget_is_whole_again_are_forgotten() -> None:
+    clock = FakeTime()
+    budget = Budget(burst=1, rate=1.0, clock=clock)
+    for n in range(FORGET_AFTER + 10):
+        budget.take(f"10.0.{n // 250}.{n % 250}")
+        clock.advance(0.01)
+    assert budget.addresses() < FORGET_AFTER
+
+
+def test_a_budget_answers_something() -> None:
+    with pytest.raises(ValueError):
+        Budget(burst=0, rate=1.0, clock=FakeTime())

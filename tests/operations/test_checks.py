@@ -64,3 +64,14 @@ def test_the_probes_leave_no_access_line_and_no_503_warning(path: str) -> None:
     assert not quiet.filter(record("django.request", request=Request(path), status_code=503))
     assert quiet.filter(record("uvicorn.access", ("10.0.0.2:5000", "GET", "/ws/lobby/", "1.1", 101)))
     assert quiet.filter(record("django.request", request=Request("/api/tables"), status_code=503))
+
+
+def test_a_check_that_fails_once_then_answers_passes() -> None:
+    calls = []
+
+    def stale_then_fresh() -> None:
+        calls.append(1)
+        if len(calls) == 1:
+            raise ConnectionError("Connection closed by server.")  # a pooled connection from before a restart
+
+    assert Checks({"cache": stale_then_fresh}).run(timeout=1)[0].ok and len(calls) == 2
