@@ -20,6 +20,7 @@ from config.heap import FreezeHeapAtStartup  # noqa: E402
 from config.origins import SameOriginValidator  # noqa: E402
 from tables.background.loops import embedded_loops  # noqa: E402
 from tables.live.lifespan import ServerLifespan  # noqa: E402
+from tables.live.limits import OpenSockets, SocketsPerAddress  # noqa: E402
 from tables.live.routing import websocket_urlpatterns  # noqa: E402
 
 
@@ -32,7 +33,9 @@ def build_application(*, simulate_interval: float) -> FreezeHeapAtStartup:
             "http": django_asgi_app,
             # No session or user: the live pages are public, and a page's socket costs
             # the server a few KiB less for every open page without them.
-            "websocket": SameOriginValidator(URLRouter(websocket_urlpatterns)),
+            "websocket": SocketsPerAddress(
+                SameOriginValidator(URLRouter(websocket_urlpatterns)), OpenSockets(settings.WS_MAX_PER_ADDRESS)
+            ),
         }
     )
     background = embedded_loops(simulate_interval=simulate_interval)

@@ -321,6 +321,8 @@ RESYNC_INTERVAL = float(env("RESYNC_INTERVAL", "1"))
 # RESYNC_PER_SECOND a second, however many sockets it opens; beyond, a page is told when
 # to ask again (tables/live/resyncs.py). A casino's wifi puts many phones behind one address.
 RESYNC_BURST = int(env("RESYNC_BURST", "20"))
+# Open websockets one client address may hold in each server process (tables/live/limits.py).
+WS_MAX_PER_ADDRESS = int(env("WS_MAX_PER_ADDRESS", "1000"))
 RESYNC_PER_SECOND = float(env("RESYNC_PER_SECOND", "5"))
 PUSH_SEND_TIMEOUT = float(env("PUSH_SEND_TIMEOUT", "10"))
 

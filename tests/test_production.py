@@ -64,11 +64,13 @@ def test_the_procfile_serves_http_from_gunicorn_and_websockets_from_uvicorn_besi
     assert processes["beat"].startswith("celery -A config beat")
 
 
-def test_the_documented_proxy_sends_ws_to_the_ws_process_and_the_rest_to_web() -> None:
-    readme = (ROOT / "docs" / "production.md").read_text()
-    nginx = readme[readme.index("```nginx") : readme.index("```", readme.index("```nginx") + 3)]
-    routes = dict(re.findall(r"location (\S+) \{\s*proxy_pass http://127\.0\.0\.1:(\d+);", nginx))
+def test_the_shipped_proxy_sends_ws_to_the_ws_process_and_the_rest_to_web() -> None:
+    nginx = (ROOT / "deploy" / "nginx" / "baccarat.conf").read_text()
+    upstreams = dict(re.findall(r"upstream (\S+) \{\s*server 127\.0\.0\.1:(\d+);", nginx))
+    routes = dict(re.findall(r"location (?:= )?(\S+) \{[^}]*?proxy_pass http://(\w+);", nginx))
     web_port = re.search(r"--bind 127\.0\.0\.1:\$\{PORT:-(\d+)\}", procfile()["web"])
     ws_port = re.search(r"--port \$\{WS_PORT:-(\d+)\}", procfile()["ws"])
     assert web_port and ws_port
-    assert routes == {"/ws/": ws_port.group(1), "/": web_port.group(1)}
+    assert {path: upstreams[name] for path, name in routes.items()} == {
+        "/ws/": ws_port.group(1), "/api/": web_port.group(1), "/static/": web_port.group(1), "/": web_port.group(1),
+    }  # fmt: skip
