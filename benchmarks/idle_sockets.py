@@ -12,18 +12,13 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import os
 import resource
-import shutil
-import subprocess
-import sys
-import tempfile
 from pathlib import Path
 
 from websockets.asyncio.client import connect
 
 from benchmarks import load
-from tests.servers import free_port, uvicorn
+from benchmarks.embedded import embedded
 
 
 async def hold(url: str, origin: str, sockets: int) -> tuple[int, int]:
@@ -47,24 +42,11 @@ def main() -> None:
     options = parser.parse_args()
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (min(hard, max(soft, 2 * options.sockets + 1000)), hard))
-    data = Path(tempfile.mkdtemp(prefix="bench-idle-"))
-    env = {**os.environ, "DATA_DIR": str(data), "LOG_LEVEL": "WARNING"}
-    for name in ("DATABASE_URL", "REDIS_URL", "TASKS_INLINE"):
-        env.pop(name, None)
-    subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=options.root, env=env, check=True)
-    port = free_port()
-    command = [*uvicorn(port), "--no-access-log", "--log-level", "warning"]
-    server = subprocess.Popen(command, cwd=options.root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    try:
-        http = f"http://127.0.0.1:{port}"
-        load.Stack._wait(http)
-        before = load.rss_kib(server.pid)
-        accepted, refused = asyncio.run(hold(f"ws://127.0.0.1:{port}/ws/lobby/", http, options.sockets))
-        after = load.rss_kib(server.pid)
-    finally:
-        server.terminate()
-        server.wait(timeout=20)
-        shutil.rmtree(data, ignore_errors=True)
+    with embedded(options.root) as server:
+        before = load.rss_kib(server.process.pid)
+        socket_url = server.url.replace("http", "ws", 1) + "/ws/lobby/"
+        accepted, refused = asyncio.run(hold(socket_url, server.url, options.sockets))
+        after = load.rss_kib(server.process.pid)
     load.report(
         f"{options.sockets} idle websockets from one address",
         {

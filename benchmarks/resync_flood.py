@@ -15,19 +15,14 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
-import os
-import shutil
-import subprocess
-import sys
-import tempfile
 import time
 from pathlib import Path
 
 from websockets.asyncio.client import connect
 
 from benchmarks import load
+from benchmarks.embedded import embedded
 from tables.game.shoe import DealingShoe
-from tests.servers import free_port, uvicorn
 
 ASK = json.dumps({"have": {"t1": "0:0:0"}})
 
@@ -59,38 +54,19 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--rounds", type=int, default=40)
     options = parser.parse_args()
-    data = Path(tempfile.mkdtemp(prefix="bench-resync-"))
-    env = {**os.environ, "DATA_DIR": str(data), "LOG_LEVEL": "WARNING"}
-    for name in ("DATABASE_URL", "REDIS_URL", "TASKS_INLINE"):
-        env.pop(name, None)
-
-    def manage(*args: str) -> str:
-        done = subprocess.run([sys.executable, "manage.py", *args], cwd=options.root, env=env, capture_output=True)
-        done.check_returncode()
-        return done.stdout.decode().strip()
-
-    manage("migrate", "-v0")
-    token = manage("table_create", "--slug", "t1", "--name", "Table 1").splitlines()[-1].strip()
-    port = free_port()
-    command = [*uvicorn(port), "--no-access-log", "--log-level", "warning"]
-    server = subprocess.Popen(command, cwd=options.root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    http = f"http://127.0.0.1:{port}"
-    try:
-        load.Stack._wait(http)
-        load.post(http, "t1", "shoes", token)
+    with embedded(options.root) as server:
+        token = server.table("t1")
+        load.post(server.url, "t1", "shoes", token)
         shoe = DealingShoe.shuffled()
         for _ in range(options.rounds):
             dealt = shoe.deal()
             cards = {"player": [c.code for c in dealt.player_cards], "banker": [c.code for c in dealt.banker_cards]}
-            load.post(http, "t1", "rounds", token, cards)
+            load.post(server.url, "t1", "rounds", token, cards)
         time.sleep(5)  # the rounds' odds computed and stored: nothing else is pushed during the flood
-        before, began = load.cpu_seconds(server.pid), time.monotonic()
-        pulled = asyncio.run(flood(f"ws://127.0.0.1:{port}/ws/tables/t1/", options.sockets, options.seconds))
-        cpu = (load.cpu_seconds(server.pid) - before) / (time.monotonic() - began)
-    finally:
-        server.terminate()
-        server.wait(timeout=10)
-        shutil.rmtree(data, ignore_errors=True)
+        before, began = load.cpu_seconds(server.process.pid), time.monotonic()
+        socket_url = server.url.replace("http", "ws", 1) + "/ws/tables/t1/"
+        pulled = asyncio.run(flood(socket_url, options.sockets, options.seconds))
+        cpu = (load.cpu_seconds(server.process.pid) - before) / (time.monotonic() - began)
     load.report(
         f"{options.sockets} sockets from one address asking for 0:0:0 once a second, {options.seconds:.0f} s",
         {"MB pulled": pulled["bytes"] / 1e6, "whole answers": pulled["whole"], "small answers": pulled["small"],
