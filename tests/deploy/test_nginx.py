@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -18,10 +19,12 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import sync_playwright
 from websockets.exceptions import InvalidStatus
 from websockets.sync.client import connect
 
 from tests import servers
+from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS
 from tests.rounds import SEED
 
 pytestmark = pytest.mark.backend_free  # starts every server it needs itself
@@ -61,18 +64,23 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
         servers.unavailable(problem)
     root = tmp_path_factory.mktemp("nginx")
     postgres, redis = servers.PostgresCluster().start(), servers.RedisServer().start()
+    web, ws, listen = servers.free_port(), servers.free_port(), servers.free_port()
     env = {**os.environ, "DATABASE_URL": postgres.create_database("proxied"), "REDIS_URL": redis.url,
+           # The test's proxy speaks plain HTTP on its own port: a browser's page is from there.
+           "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{listen}",
            "DATA_DIR": str(root), "HTTPS": "true", "SECRET_KEY": "s" * 50, "ALLOWED_HOSTS": "127.0.0.1",
-           "LOG_FORMAT": "json"}  # fmt: skip
+           "LOG_FORMAT": "json", "STATIC_MANIFEST": "true"}  # fmt: skip
     env.pop("TASKS_INLINE", None)
     processes: list[subprocess.Popen[bytes]] = []
     try:
         subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
+        subprocess.run(
+            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
+        )
         made = subprocess.run(
             [sys.executable, "manage.py", "table_create", "--slug", "t1", "--name", "Table 1"],
             cwd=ROOT, env=env, check=True, capture_output=True, text=True,
         )  # fmt: skip
-        web, ws, listen = servers.free_port(), servers.free_port(), servers.free_port()
         with (root / "servers.log").open("w") as log:
             for command in (servers.gunicorn(web), [*servers.uvicorn(ws), "--proxy-headers"]):
                 processes.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
@@ -173,3 +181,36 @@ def test_a_slow_client_is_dropped_by_the_proxy_and_holds_no_server(proxied: dict
         answer = client.recv(1024)  # nginx ends it after client_header_timeout (1 s here)
         assert answer == b"" or answer.startswith(b"HTTP/1.1 408")
         client.close()
+
+
+def test_static_files_come_compressed_and_cached_for_a_year_through_the_proxy(proxied: dict[str, str]) -> None:
+    with urllib.request.urlopen(proxied["url"] + "/", timeout=10) as response:
+        page = response.read().decode()
+    script = re.search(r'src="(/static/js/live\.[0-9a-f]{12}\.js)"', page)
+    assert script, "production names its static files by their hash"
+    request = urllib.request.Request(proxied["url"] + script.group(1), headers={"Accept-Encoding": "gzip, br"})
+    with urllib.request.urlopen(request, timeout=10) as response:
+        assert response.headers["Content-Encoding"] in ("gzip", "br")
+        assert "max-age=315360000" in response.headers["Cache-Control"]
+        assert "immutable" in response.headers["Cache-Control"]
+
+
+def test_a_browser_through_the_proxy_sees_a_round_live(proxied: dict[str, str]) -> None:
+    if not Path(CHROMIUM).exists():
+        servers.unavailable(f"{CHROMIUM} is not installed (apt-get install chromium)")
+    assert api(proxied, "shoes", {}) in (200, 201)
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            page = browser.new_page()
+            page.goto(proxied["url"] + "/tables/t1/")
+            page.wait_for_selector("#connection.connection-live", timeout=10_000)
+            request = urllib.request.Request(
+                f"{proxied['url']}/api/tables/t1/rounds", data=json.dumps(SEED).encode(), method="POST",
+                headers={"Authorization": f"Bearer {proxied['token']}", "Content-Type": "application/json"},
+            )  # fmt: skip
+            with urllib.request.urlopen(request, timeout=10) as response:
+                round_id = json.loads(response.read())["round"]["id"]
+            page.wait_for_selector(f"#history >> text={round_id}", timeout=10_000)
+        finally:
+            browser.close()
