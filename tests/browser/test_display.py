@@ -267,3 +267,23 @@ def test_early_in_a_shoe_every_road_fills_its_box_from_the_left(server: LiveServ
         first_bead = page.evaluate("document.getElementById('road-bead_plate').viewBox.baseVal.x")
         assert first_bead == 0, "the shoe's first column at the left"
         assert page.locator(".road-slot:has(svg.road-big_road) .earlier").is_hidden()
+
+
+@pytest.mark.parametrize("size", ["tv", "tv-portrait"])
+def test_the_display_takes_the_colour_blind_theme_from_its_address(server: LiveServer, browser: Any, size: str) -> None:
+    slug = f"display-theme-{size}"
+    table_with_limits(server, slug, "Baccarat 8")
+    dealer = Dealer(server, slug, seed=8)
+    for _ in range(12):
+        dealer.round()
+    with sized_page(browser, size) as page:
+        page.goto(f"{server.url}/tables/{slug}/display/?theme=colorblind")
+        page.wait_for_selector(LIVE)
+        screenshot(page, f"display-colorblind-{size}", full_page=False)
+        assert page.evaluate("document.documentElement.dataset.theme") == "colorblind"
+        player = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--player').trim()")
+        assert player == "#0072b2"  # Okabe-Ito blue, not the seeds' standard blue
+        shapes = "[...document.querySelectorAll('.shape-cb, .shape-std')].map(g => getComputedStyle(g).display)"
+        drawn = page.evaluate(f"[...new Set({shapes})]")
+        assert page.evaluate("getComputedStyle(document.querySelector('.shape-cb')).display") != "none"
+        assert page.evaluate("getComputedStyle(document.querySelector('.shape-std')).display") == "none", drawn
