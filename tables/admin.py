@@ -243,10 +243,10 @@ class RoundAdmin(admin.ModelAdmin):
         """The Transaction ID box on the admin index: straight to the round's page."""
         if not self.has_view_permission(request):
             raise PermissionDenied
-        wanted = request.GET.get("round_id", "").strip().upper()
-        round_ = Round.objects.filter(round_id=wanted).first() if wanted else None
+        wanted = request.GET.get("round_id", "").strip()
+        round_ = rounds.round_find(wanted)  # as the receipt reads it: any case, I and L as 1, O as 0
         if round_ is None:
-            shown = wanted or _("(empty)")
+            shown = wanted.upper() or _("(empty)")
             self.message_user(request, _("No round has the Transaction ID %(id)s.") % {"id": shown}, messages.ERROR)
             return HttpResponseRedirect(reverse("admin:index"))
         return HttpResponseRedirect(reverse("admin:tables_round_change", args=[round_.pk]))

@@ -19,6 +19,9 @@ from ..pages import receipts, svg
 from ..pages.fragments import TABLE_ROADS
 from ..pages.road_data import roads_after
 
+# The admin's Transaction ID box reads an ID as the receipt does (any case, I and L as 1, O as 0).
+round_find = receipts.round_find
+
 
 class VoidForm(forms.Form):
     reason = forms.CharField(

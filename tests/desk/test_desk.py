@@ -94,6 +94,15 @@ def test_an_owner_and_a_reviewer_void_a_round_from_its_page(who: str, rounds, re
     assert event.at == round_.voided_at
 
 
+def test_a_voided_rounds_bets_read_as_void_not_as_won(owner, rounds) -> None:
+    client, round_ = logged_in(owner), rounds[2]
+    before = client.get(f"/admin/tables/round/{round_.pk}/change/").content.decode()
+    assert not find_all(before, "table", cls="desk-bets-voided")
+    assert void(client, round_).status_code == 302
+    after = client.get(f"/admin/tables/round/{round_.pk}/change/").content.decode()
+    assert find_all(after, "table", cls="desk-bets-voided") and find_all(after, "p", cls="desk-bets-void")
+
+
 def test_staff_without_the_void_permission_is_refused_and_nothing_changes(viewer, rounds) -> None:
     client, round_ = logged_in(viewer), rounds[2]
     page = client.get(f"/admin/tables/round/{round_.pk}/change/")
@@ -222,6 +231,9 @@ def test_the_transaction_id_box_goes_straight_to_the_round(reviewer, rounds) -> 
     assert find_all(client.get("/admin/").content.decode(), "input", name_="round_id")
     found = client.get("/admin/tables/round/lookup/", {"round_id": f" {rounds[3].round_id.lower()} "})
     assert found["Location"] == f"/admin/tables/round/{rounds[3].pk}/change/"
+    Round.objects.filter(pk=rounds[2].pk).update(round_id="01JC8Z4Q2M7X9ABC")
+    read_over_the_phone = client.get("/admin/tables/round/lookup/", {"round_id": "oIjc8z4q2m7x9abc"})
+    assert read_over_the_phone["Location"] == f"/admin/tables/round/{rounds[2].pk}/change/"  # O as 0, I as 1
     unknown = client.get("/admin/tables/round/lookup/", {"round_id": "NOSUCHROUND"}, follow=True)
     assert "No round has the Transaction ID NOSUCHROUND." in unknown.content.decode()
 
