@@ -21,6 +21,7 @@ from ..models import Round, Table
 
 log = logging.getLogger(__name__)
 
+SHOE_ROUNDS = 72  # about the rounds an 8-deck shoe deals: the demo's tables start this far apart in all
 DEALERS = ("Anna", "Bao", "Carmen", "Daniel", "Eun-ji", "Farah", "Giulia", "Hiro", "Ines", "Jun")
 ROUNDS_PER_DEALER = 30  # dealers rotate, as the seeds say they do
 
@@ -39,6 +40,7 @@ class TableDealer:
     table_id: int
     rng: random.Random | None = None
     authenticated: bool = True
+    head_start: int = 0  # rounds dealt at once into its first shoe, so the venue's shoes end apart
     shoe: DealingShoe | None = field(default=None, init=False)
     rounds_dealt: int = field(default=0, init=False)
     plaintexts: list[str] = field(default_factory=list, init=False)  # card n is plaintexts[n - 1]
@@ -50,8 +52,20 @@ class TableDealer:
         """Deal and record the next round, starting a new shoe when one is due (and
         ending and revealing an authenticated shoe after its last round)."""
         table = Table.objects.get(pk=self.table_id)
+        if self.shoe is None:
+            self._new_shoe(table)
+            self._deal_head_start(table)
         if self.shoe is None or self.shoe.finished:
             self._new_shoe(table)
+        return self._deal(table)
+
+    def _deal_head_start(self, table: Table) -> None:
+        for _ in range(self.head_start):
+            if self.shoe is None or self.shoe.finished:
+                return  # a short shoe: it ended (and revealed) within the head start
+            self._deal(table)
+
+    def _deal(self, table: Table) -> Round:
         assert self.shoe is not None
         outcome = self.shoe.deal()
         self.rounds_dealt += 1
@@ -106,7 +120,11 @@ class Simulation:
 
     @classmethod
     def for_tables(cls, tables: list[Table], rng: random.Random | None = None) -> Simulation:
-        return cls([TableDealer(table.pk, rng) for table in tables])
+        """The venue's dealers, each table's first shoe started a share of a shoe further
+        on than the one before it: the tables change shoe one after another, not all at
+        once (a lobby wall would show every shoe empty at the same moment)."""
+        apart = SHOE_ROUNDS // max(1, len(tables))
+        return cls([TableDealer(table.pk, rng, head_start=n * apart) for n, table in enumerate(tables)])
 
     def step(self) -> Round | None:
         if not self.dealers:

@@ -8,7 +8,7 @@ import pickle
 import pytest
 from django.core.cache import cache
 
-from tables.demo.simulator import TableDealer, deal_scheduled
+from tables.demo.simulator import Simulation, TableDealer, deal_scheduled
 from tables.demo.venue import demo_tables_ensure
 from tables.models import Round, Shoe
 
@@ -45,3 +45,12 @@ def test_a_failed_round_starts_a_new_shoe_next_time(db) -> None:
     assert deal_scheduled() == 0 and cache.get(f"simulate:{table.pk}") is None
     assert deal_scheduled() == 1
     assert Shoe.objects.get(table=table, state=Shoe.State.OPEN).number == 2
+
+
+def test_the_demo_venues_tables_start_at_different_points_of_their_shoes(db) -> None:
+    tables = demo_tables_ensure(count=6)
+    simulation = Simulation.for_tables(tables)
+    for _ in tables:
+        simulation.step()  # each table's first round
+    dealt = [Shoe.objects.get(table=table, state=Shoe.State.OPEN).last_number for table in tables]
+    assert dealt == [1, 13, 25, 37, 49, 61]  # a sixth of a shoe apart: their shoes end one after another
