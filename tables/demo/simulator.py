@@ -119,11 +119,12 @@ class Simulation:
     next_index: int = 0
 
     @classmethod
-    def for_tables(cls, tables: list[Table], rng: random.Random | None = None) -> Simulation:
-        """The venue's dealers, each table's first shoe started a share of a shoe further
-        on than the one before it: the tables change shoe one after another, not all at
-        once (a lobby wall would show every shoe empty at the same moment)."""
-        apart = SHOE_ROUNDS // max(1, len(tables))
+    def for_tables(cls, tables: list[Table], rng: random.Random | None = None, *, stagger: bool = False) -> Simulation:
+        """The tables' dealers. ``stagger`` (the demo venue): each table's first shoe starts
+        a share of a shoe further on than the one before it, so the tables change shoe one
+        after another, not all at once (a lobby wall would show every shoe empty at the
+        same moment)."""
+        apart = SHOE_ROUNDS // max(1, len(tables)) if stagger else 0
         return cls([TableDealer(table.pk, rng, head_start=n * apart) for n, table in enumerate(tables)])
 
     def step(self) -> Round | None:
@@ -160,7 +161,8 @@ async def deal_forever(interval: float) -> None:
     """Deal one round on one simulated table every ``interval / tables`` seconds, so each
     table deals about every ``interval`` seconds: the embedded default's demo venue,
     run by the ASGI server's lifespan (in-memory pushes only reach that server's pages)."""
-    simulation = await sync_to_async(lambda: Simulation.for_tables(list(Table.objects.filter(simulated=True))))()
+    tables = await sync_to_async(lambda: list(Table.objects.filter(simulated=True)))()
+    simulation = Simulation.for_tables(tables, stagger=True)
     if not simulation.dealers:
         log.info("no simulated tables to deal")
         return
