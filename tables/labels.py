@@ -8,6 +8,9 @@ out in its pages' language.
 
 from __future__ import annotations
 
+from fractions import Fraction
+
+from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
@@ -57,3 +60,17 @@ def winner_verdict(winner: Winner | str) -> str:
 def bet_label(bet: BetType | str) -> str:
     """A bet's name (from a bet or its key), in the page's language."""
     return str(BET_LABELS[BetType(bet)])
+
+
+def pays_text(pays: float | Fraction | None) -> str:
+    """What a bet pays for one unit staked, written one way on every page, as the seeds'
+    paytables write it: ``1:1``, ``0.95:1``, ``8:1``, ``7:2``; minus one for a lost
+    stake, ``0`` for a push (the stake back), a dash for a bet that was not open."""
+    if pays is None:
+        return "–"
+    value = Fraction(pays).limit_denominator(100)
+    if value <= 0:
+        return "−1" if value < 0 else "0"
+    if value.denominator in (1, 2):  # 8:1, 7:2
+        return f"{value.numerator}:{value.denominator}"
+    return f"{number_format(float(value))}:1"

@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from fractions import Fraction
 from typing import Any
 
 from django.utils.translation import gettext_lazy
 
 from ..authentication import selectors as authentication
 from ..game.bets import BetType
-from ..labels import bet_label
+from ..labels import bet_label, pays_text
 from ..models import Round
 from . import fragments, svg
 from .road_data import roads_after
@@ -49,16 +48,6 @@ def round_find(text: str) -> Round | None:
         return None
     found = Round.objects.select_related("shoe__table").filter(round_id__in={text.strip(), canonical})
     return min(found, key=lambda r: r.round_id != text.strip(), default=None)  # the ID as typed first
-
-
-def pays_text(pays: float | None) -> str:
-    """What a bet paid per unit staked, as the seeds write odds: ``19:20`` (0.95), ``8:1``."""
-    if pays is None:
-        return "–"
-    if pays <= 0:
-        return "−1" if pays < 0 else "0"  # lost the stake; a push returns it
-    ratio = Fraction(pays).limit_denominator(100)
-    return f"{ratio.numerator}:{ratio.denominator}"
 
 
 @dataclass(frozen=True)

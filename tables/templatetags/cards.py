@@ -74,16 +74,11 @@ def winner_verdict(winner: Winner | str) -> str:
 SIDE_BETS = {bet.value for bet in BetType} - {"player", "banker", "tie"}
 
 
-def _odds(pays: float) -> str:
-    ratio = Fraction(pays).limit_denominator(100)
-    return f"{ratio.numerator}:{ratio.denominator}"
-
-
 @register.filter
 def winning_bets(bets: dict[str, dict[str, object]], side_only: bool = False) -> list[str]:
     """``["Player 1:1", "Player Bonus 4:1"]`` for the bets a round paid."""
     return [
-        f"{labels.bet_label(name)} {_odds(float(result['pays']))}"  # type: ignore[arg-type]
+        f"{labels.bet_label(name)} {labels.pays_text(float(result['pays']))}"  # type: ignore[arg-type]
         for name, result in bets.items()
         if result["result"] == "win" and (not side_only or name in SIDE_BETS)
     ]
@@ -135,9 +130,8 @@ def rtp(value: Fraction) -> str:
 
 @register.filter
 def payout(pays: Fraction) -> str:
-    """What an event pays, as on the seeds' tables: 0.95, 8, -1, 0."""
-    value = float(pays)
-    return number_format(int(value) if value.is_integer() else value)
+    """What an event pays, written as everywhere (:func:`tables.labels.pays_text`)."""
+    return labels.pays_text(pays)
 
 
 @register.filter

@@ -15,6 +15,7 @@ from tables.background.runner import ThreadRunner
 from tables.game.bets import BetType
 from tables.game.cards import Card
 from tables.game.odds import Composition, shoe_odds
+from tables.labels import pays_text
 from tables.models import Round
 from tests.html import find_all
 from tests.rounds import SEED
@@ -161,3 +162,13 @@ def test_the_payouts_and_odds_page_shows_the_published_return_tables(client: Cli
     assert "Banker (No Commission)" in page and "RTP 98.94%" in page and "RTP 89.64%" in page
     assert "18,409,431,764,992" in page and "86,320" in page  # Player Bonus win by 9; pair combinations
     assert client.get("/tables/nowhere/odds/").status_code == 404
+
+
+def test_pays_are_written_one_way_on_every_page_as_the_seeds_paytable_writes_them(client: Client, baccarat_1) -> None:
+    assert [pays_text(p) for p in (1, 0.95, 8, 3.5, 11, 0.5, -1, 0, None)] == [
+        "1:1", "0.95:1", "8:1", "7:2", "11:1", "1:2", "−1", "0", "–",
+    ]  # fmt: skip
+    page = client.get("/tables/baccarat-1/odds/").content.decode()
+    pays = {cell.text for cell in find_all(page, "td", **{"data-label": "Pays"})}
+    assert {"0.95:1", "1:1", "8:1", "7:2"} <= pays, pays  # Banker, Player, Tie, a natural
+    assert not pays & {"0.95", "3.5", "19:20"}

@@ -72,7 +72,9 @@ def test_the_table_page_shows_game_stats_with_plotly_charts_from_our_static_file
     assert find_all(page, "section", id="stats") and "50.0%" in page
     assert find_all(page, "script", id="chart-shares", type="application/json")
     assert "/static/plotly/plotly-basic.min.js" in page and "cdn" not in page.lower()
-    assert "Banker 19:20" in page and "Banker Natural 7:2" in page  # paid bets of the last round
+    assert (
+        "Banker 0.95:1" in page and "Banker Natural 7:2" in page
+    )  # paid bets of the last round, as the paytable writes them
     assert "Player Bonus 4:1" in page  # side bets won, in the history
     script = b"".join(client.get("/static/plotly/plotly-basic.min.js").streaming_content)
     assert script.startswith(b"/**\n* plotly.js (basic - minified)")
