@@ -51,6 +51,7 @@ def test_a_reviewer_steps_a_shoes_replay_forward_and_back(server: LiveServer, pa
     log_in(server, page, "/admin/tables/shoe/")
     page.click("#result_list a:has-text('Desk 1')")
     at_round(page, 4)  # the shoe as it stands: after its last round
+    page.wait_for_load_state("load")  # htmx has bound its links (a click before that navigates)
     page.evaluate("window.notReloaded = true")
     assert beads(page, "bead-B") == [(0, 1), (0, 3)]
     assert "Banker wins" in page.locator("#replay #last-round").inner_text()
