@@ -32,12 +32,17 @@ def get(url: str) -> str:
 
 
 @pytest.fixture
-def demo_server(tmp_path: Path):
+def demo_log(tmp_path: Path) -> Path:
+    return tmp_path / "server.log"
+
+
+@pytest.fixture
+def demo_server(tmp_path: Path, demo_log: Path):
     port = free_port()
     env = {**os.environ, "DATA_DIR": str(tmp_path)}
     env.pop("DATABASE_URL", None)
     env.pop("REDIS_URL", None)
-    log = (tmp_path / "server.log").open("w")
+    log = demo_log.open("w")
     process = subprocess.Popen(
         [sys.executable, "manage.py", "demo", "--port", str(port), "--tables", "3", "--interval", "0.3"],
         cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
@@ -79,3 +84,18 @@ def test_the_demo_serves_a_lobby_whose_tables_deal_live(demo_server: str) -> Non
     table_page = get(demo_server + "/tables/baccarat-1/")
     assert "Game history" in table_page
     assert "--banker" in get(demo_server + "/static/css/app.css")
+
+
+def test_the_demo_logs_its_requests_in_the_projects_words_and_leaves_the_probes_out(
+    demo_server: str, demo_log: Path
+) -> None:
+    wait_for(lambda: get(demo_server + "/readyz"))
+    get(demo_server + "/healthz")
+    get(demo_server + "/")
+
+    def lines() -> list[str]:
+        return demo_log.read_text().splitlines()
+
+    access = wait_for(lambda: [line for line in lines() if '"GET / HTTP/1.1" 200' in line])
+    assert access[0].startswith("INFO uvicorn.access: ")  # the project's Text format, not uvicorn's own
+    assert not [line for line in lines() if "/readyz" in line or "/healthz" in line]

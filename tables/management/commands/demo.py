@@ -24,10 +24,13 @@ class Command(BaseCommand):
         # in-memory channel layer reach the pages of the process that sends them.
         application = build_application(simulate_interval=float(options["interval"]))  # type: ignore[arg-type]
         # A page sends only resync requests (16 KiB at most): a larger message closes its socket.
+        # log_config=None: uvicorn keeps the project's LOGGING (its format and filters, the
+        # probes left out) instead of putting its own handlers in.
         uvicorn.run(
             application,
             host=str(options["host"]),
             port=int(options["port"]),  # type: ignore[call-overload]
             lifespan="on",
             ws_max_size=64 * 1024,
+            log_config=None,
         )
