@@ -20,9 +20,7 @@ any reports worker.
 from __future__ import annotations
 
 import argparse
-import os
 import re
-import secrets
 import sys
 import threading
 import time
@@ -30,7 +28,7 @@ from pathlib import Path
 from urllib.parse import urlencode
 
 from benchmarks import load
-from benchmarks.login_flood import CSRF, PROXY, Dealer, call
+from benchmarks.login_flood import CSRF, Dealer, call, production_stack
 
 REVIEWERS = 6
 COMPUTED_AT = re.compile(rb'id="computed-at"')
@@ -141,10 +139,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=55_568)
     parser.add_argument("--seconds", type=float, default=10)
     options = parser.parse_args()
-    load.ROOT = options.root
-    load.HEADERS.update(PROXY)
-    os.environ.update(HTTPS="true", SECRET_KEY=secrets.token_urlsafe(50))
-    stack = load.Stack(servers=0, http_servers=1, workers=2, threads=4)
+    stack = production_stack(options.root)
     with stack.running():
         began = time.monotonic()
         stored = stack.manage("shell", "-c", HISTORY.format(reviewers=REVIEWERS, rounds=options.rounds))

@@ -120,16 +120,22 @@ def phase(url: str, dealer: Dealer, seconds: float, flooders: int, spread: bool)
     }
 
 
+def production_stack(root: Path) -> load.Stack:
+    """The checkout's servers as production runs them (HTTPS, behind the TLS proxy): one
+    gunicorn of two workers of four threads, no websocket server."""
+    load.ROOT = root
+    load.HEADERS.update(PROXY)
+    os.environ.update(HTTPS="true", SECRET_KEY=secrets.token_urlsafe(50))
+    return load.Stack(servers=0, http_servers=1, workers=2, threads=4)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--root", type=Path, default=load.ROOT, help="the checkout whose servers run")
     parser.add_argument("--seconds", type=float, default=10)
     parser.add_argument("--flooders", type=int, default=16)
     options = parser.parse_args()
-    load.ROOT = options.root
-    load.HEADERS.update(PROXY)
-    os.environ.update(HTTPS="true", SECRET_KEY=secrets.token_urlsafe(50))
-    stack = load.Stack(servers=0, http_servers=1, workers=2, threads=4)
+    stack = production_stack(options.root)
     with stack.running():
         owner = "from django.contrib.auth.models import User; User.objects.create_superuser('owner', password='pw-1')"
         stack.manage("shell", "-c", owner)
