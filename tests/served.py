@@ -28,6 +28,7 @@ from . import servers
 
 ROOT = Path(__file__).resolve().parents[1]
 CELERY = (sys.executable, "-m", "celery", "-A", "config")
+WORKER = (*CELERY, "worker", "--pool", "solo", "--without-gossip", "--without-mingle")  # one task at a time
 
 
 def scaled() -> bool:
@@ -90,7 +91,7 @@ class Served:
 
     def start_workers(self) -> None:
         """A Celery worker and beat (scaled only: the embedded default needs neither)."""
-        self.spawn("worker", *CELERY, "worker", "--pool", "solo", "--without-gossip", "--without-mingle")
+        self.spawn("worker", *WORKER)
         self.spawn("beat", *CELERY, "beat", "--schedule", str(self.root / "beat-schedule"))
 
     def kill(self, name: str) -> None:

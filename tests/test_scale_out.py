@@ -25,22 +25,10 @@ from tests.html import find_all
 from tests.rounds import SEED
 
 from . import servers
+from .served import ROOT, WORKER
 
 pytestmark = pytest.mark.backend_free  # starts the servers it needs itself, whatever the run's backend
 
-ROOT = Path(__file__).resolve().parents[1]
-WORKER = (
-    sys.executable,
-    "-m",
-    "celery",
-    "-A",
-    "config",
-    "worker",
-    "--pool",
-    "solo",
-    "--without-gossip",
-    "--without-mingle",
-)
 DOWN = 10  # seconds each fault lasts
 
 

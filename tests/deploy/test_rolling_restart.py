@@ -25,22 +25,10 @@ from websockets.sync.client import connect
 
 from tables.game.shoe import DealingShoe
 from tests import servers
+from tests.served import ROOT, WORKER
 
 pytestmark = pytest.mark.backend_free  # starts every server it needs itself
 
-ROOT = Path(__file__).resolve().parents[2]
-CELERY = (
-    sys.executable,
-    "-m",
-    "celery",
-    "-A",
-    "config",
-    "worker",
-    "--pool",
-    "solo",
-    "--without-gossip",
-    "--without-mingle",
-)
 ROUND = re.compile(r'id="game-info"[^>]*data-version="\d+:(\d+):')
 
 
@@ -150,7 +138,7 @@ def stack(tmp_path: Path) -> Iterator[tuple[Processes, dict[str, str]]]:
         processes.start("web", servers.gunicorn(ports["web"], workers=2), f"http://127.0.0.1:{ports['web']}")
         for name in ("ws-a", "ws-b"):
             processes.start(name, servers.uvicorn(ports[name]), f"http://127.0.0.1:{ports[name]}")
-        processes.start("worker", CELERY)
+        processes.start("worker", WORKER)
         yield (
             processes,
             {"token": made.stdout.splitlines()[-1].strip()}
@@ -200,7 +188,7 @@ def test_a_rolling_restart_loses_no_round_no_page_and_no_odds(stack) -> None:
         back[name] = time.monotonic()
         time.sleep(3)
     processes.stop("worker")  # Celery's warm shutdown: the task running finishes
-    processes.start("worker-2", CELERY)
+    processes.start("worker-2", WORKER)
     time.sleep(3)
     dealer.stop.set()
     dealer.join(timeout=30)
