@@ -16,6 +16,7 @@ import time
 import urllib.error
 import urllib.request
 from collections.abc import Iterator
+from email.message import Message
 from pathlib import Path
 
 import pytest
@@ -127,19 +128,24 @@ def api(proxied: dict[str, str], path: str, body: object, token: str | None = No
     return status(proxied["url"], f"/api/tables/t1/{path}", json.dumps(body).encode(), sent)[0]
 
 
+def round_posted(proxied: dict[str, str]) -> tuple[str, Message]:
+    """The seed's round posted through the proxy: its id, and the answer's headers."""
+    request = urllib.request.Request(
+        f"{proxied['url']}/api/tables/t1/rounds", data=json.dumps(SEED).encode(), method="POST",
+        headers={"Authorization": f"Bearer {proxied['token']}", "Content-Type": "application/json"},
+    )  # fmt: skip
+    with urllib.request.urlopen(request, timeout=10) as response:
+        return json.loads(response.read())["round"]["id"], response.headers
+
+
 def test_a_page_the_api_and_a_live_page_work_through_the_proxy(proxied: dict[str, str]) -> None:
     assert status(proxied["url"], "/")[0] == 200
     assert api(proxied, "shoes", {}) in (200, 201)
     with connect(f"{proxied['ws']}/ws/tables/t1/", origin=proxied["url"].replace("http:", "https:")) as page:
         page.send(json.dumps({"have": {}}))
         page.recv(timeout=10)  # the live part, resynced
-        request = urllib.request.Request(
-            f"{proxied['url']}/api/tables/t1/rounds", data=json.dumps(SEED).encode(), method="POST",
-            headers={"Authorization": f"Bearer {proxied['token']}", "Content-Type": "application/json"},
-        )  # fmt: skip
-        with urllib.request.urlopen(request, timeout=10) as response:
-            round_id = json.loads(response.read())["round"]["id"]
-            assert len(response.headers["X-Request-ID"]) == 32  # nginx's $request_id, passed on
+        round_id, headers = round_posted(proxied)
+        assert len(headers["X-Request-ID"]) == 32  # nginx's $request_id, passed on
         deadline = time.monotonic() + 10
         while round_id not in str(page.recv(timeout=max(0.1, deadline - time.monotonic()))):
             assert time.monotonic() < deadline
@@ -205,12 +211,7 @@ def test_a_browser_through_the_proxy_sees_a_round_live(proxied: dict[str, str]) 
             page = browser.new_page()
             page.goto(proxied["url"] + "/tables/t1/")
             page.wait_for_selector("#connection.connection-live", timeout=10_000)
-            request = urllib.request.Request(
-                f"{proxied['url']}/api/tables/t1/rounds", data=json.dumps(SEED).encode(), method="POST",
-                headers={"Authorization": f"Bearer {proxied['token']}", "Content-Type": "application/json"},
-            )  # fmt: skip
-            with urllib.request.urlopen(request, timeout=10) as response:
-                round_id = json.loads(response.read())["round"]["id"]
+            round_id, _ = round_posted(proxied)
             page.wait_for_selector(f"#history >> text={round_id}", timeout=10_000)
         finally:
             browser.close()
