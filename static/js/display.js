@@ -1,7 +1,8 @@
 // The display beside a table (tables/display.html). live.js swaps in the table page's
 // pushes; this script fits each road to the box the layout gives it, and announces each
-// new round large for a few seconds. It keeps no state per push (a few strings on the
-// roads, one timer): the display runs for days.
+// new round for a few seconds by showing the last round's own result large in its panel
+// (display.css, body[data-announcing]): nothing the round changed is covered. It keeps no
+// state per push (a few strings on the roads, one timer): the display runs for days.
 (function () {
   var CELL = 20, ROWS = 6; // SVG units per cell and rows of every road (tables/pages/svg.py)
   var seconds = +document.body.dataset.bannerSeconds || 5;
@@ -46,27 +47,25 @@
     document.querySelectorAll("#display svg.road").forEach(fit);
   }
 
-  function hide() {
-    var banner = document.getElementById("display-banner");
-    if (banner) banner.hidden = true;
+  function quiet() {
+    delete document.body.dataset.announcing;
     timer = null;
   }
 
-  // "Banker wins", "Player wins" or "Tie" across the screen when a new round shows.
+  // "Banker wins", "Player wins" or "Tie" large when a new round shows: the panel's own
+  // result, so the screen says it once; on the body, so a push that redraws the panel
+  // during those seconds keeps it large.
   function announce() {
     var info = document.getElementById("game-info"), verdict = document.querySelector("#last-round .verdict");
-    var banner = document.getElementById("display-banner");
-    if (!info || !info.dataset.version || !banner) return;
+    if (!info || !info.dataset.version) return;
     var round = info.dataset.version.split(":").slice(0, 2).join(":"), before = announced;
     if (round === before) return;
     announced = round;
     if (before === null || !verdict || round.split(":")[1] === "0") return; // the state the display opened on, or a new shoe
     var winner = /result-([BPT])/.exec(verdict.className);
-    banner.textContent = verdict.textContent;
-    banner.className = "display-banner" + (winner ? " result-" + winner[1] : "");
-    banner.hidden = false;
+    document.body.dataset.announcing = winner ? winner[1] : "";
     if (timer) clearTimeout(timer);
-    timer = setTimeout(hide, seconds * 1000);
+    timer = setTimeout(quiet, seconds * 1000);
   }
 
   document.addEventListener("htmx:wsAfterMessage", function () {

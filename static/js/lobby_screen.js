@@ -1,8 +1,9 @@
 // The lobby wall. Up to data-per-page tables a page, the pages balanced (14 tables are two
 // pages of 7, not 12 and 2) and turning every 15 seconds; the grid of a page is the one
 // (columns × rows) that gives its roads the biggest marks, so 1, 2, 6 or 12 tables all
-// fill the screen. Each card's roads are sized so their six rows fill what the card has
-// left, and their view shows the newest columns; a pushed card is fitted as it arrives.
+// fill the screen, every card of a page the same size. Each card's roads are sized so
+// their six rows fill what the card has left, and their view shows the newest columns; a
+// pushed card is fitted as it arrives.
 (function () {
   var grid = document.getElementById("lobby-grid");
   if (!grid) return;
@@ -77,7 +78,7 @@
   // The grid for `count` cards: every columns × rows that holds them, measured on the
   // page, keeping the one whose first card gets the biggest cells with enough columns
   // (a grid whose cards are too narrow for that only if no other grid does better) and
-  // the fewest empty slots.
+  // the fewest empty slots. Every card of the page is the size of the first (screen.css).
   function layout(count, sample) {
     var best = null;
     for (var cols = 1; cols <= count; cols++) {
@@ -88,16 +89,28 @@
       var roads = sample.querySelector(".card-roads");
       if (!roads) break;
       var gap = parseFloat(getComputedStyle(roads).columnGap) || 0;
-      // Slots the page leaves empty widen its last row's cards: a little of that is fine,
-      // a lone card the width of the screen under a full grid is not.
+      // Slots the page leaves empty are screen its tables do not use.
       var a = arrangement(roads.clientWidth, roads.clientHeight, gap);
-      var score = a.score * count / (cols * rows) * (cols > 2 && count % cols === 1 ? 0.8 : 1);
+      var score = a.score * count / (cols * rows);
       if (!best || score > best.score) best = { cols: cols, rows: rows, score: score };
     }
     if (best) {
       grid.style.setProperty("--cols", best.cols);
       grid.style.setProperty("--rows", best.rows);
     }
+  }
+
+  // Each card's name whole, its good roads (or its last winner) beside it on the line:
+  // when some card of the page has no room there for the first of them, every card of
+  // the page puts them on a line of their own under the name (screen.css), so that no
+  // badge lies over a name and the cards stay alike.
+  function heads(here) {
+    grid.classList.remove("heads-stacked");
+    var crowded = here.some(function (card) {
+      var shelf = card.querySelector(".card-badges"), first = shelf && shelf.firstElementChild;
+      return !!first && first.getBoundingClientRect().width > shelf.clientWidth + 0.5;
+    });
+    grid.classList.toggle("heads-stacked", crowded);
   }
 
   function pager(count, pages, turned) {
@@ -128,6 +141,7 @@
       layout(here.length, here[0]);
       laidOut = key;
     }
+    heads(here);
     here.forEach(fit);
     pager(all.length, pages, turned !== false);
   }

@@ -1,4 +1,5 @@
-"""Seen in a real browser: the display beside a table, on a TV in landscape and portrait."""
+"""Seen in a real browser: the display beside a table, on a TV in landscape and portrait,
+read from 3 m in English, 繁體中文 and ไทย (issue 31)."""
 
 from __future__ import annotations
 
@@ -12,6 +13,8 @@ import pytest
 from tables.game.shoe import DealingShoe
 
 from .browsing import SIZES, LiveServer, page_width, screenshot, serving, sized_page
+from .measuring import text_collisions, text_cut, theme_colours, tie_count_faults, tie_counts
+from .naturals import NaturalShoe
 
 LIVE = "#connection.connection-live"
 ROADS = ("bead_plate", "big_road", "big_eye_road", "small_road", "cockroach_road")
@@ -72,6 +75,11 @@ def shows_round(page: Any, number: int) -> None:
     )
 
 
+def announced(page: Any) -> str | None:
+    """The winner the display is announcing ("B", "P" or "T"), if it is."""
+    return page.evaluate("document.body.dataset.announcing ?? null")
+
+
 def count(page: Any, label: str) -> str:
     """The number the display's counts show under ``label`` ("Banker", "Rounds", ...)."""
     return page.locator("#stats dt", has_text=label).locator("xpath=following-sibling::dd[1]").inner_text()
@@ -94,8 +102,8 @@ def off_screen(page: Any) -> list[str]:
         """() => {
             const w = innerWidth, h = innerHeight;
             const shown = ['#game-info h1', '#game-info .limits', '#stats .stat-counts', '#last-round',
-                           ...[...document.querySelectorAll('#display svg.road')].map(s => '#' + s.id),
-                           ...(document.getElementById('display-banner').hidden ? [] : ['#display-banner'])];
+                           '#last-round .verdict',
+                           ...[...document.querySelectorAll('#display svg.road')].map(s => '#' + s.id)];
             return shown.filter(s => {
                 const r = document.querySelector(s).getBoundingClientRect();
                 const outside = r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5;
@@ -144,20 +152,18 @@ def test_the_display_fills_the_tv_without_scrolling_updates_live_and_announces_e
         # A road with columns its box has no room for says how many are out of sight.
         earlier = page.locator(".road-slot:has(svg.road-big_road) .earlier")
         assert re.fullmatch(r"‹ \d+ earlier columns?", earlier.inner_text()), earlier.inner_text()
-        assert page.locator("#display-banner").is_hidden()  # the round it opened on is no news
+        assert announced(page) is None  # the round it opened on is no news
 
         new = dealer.round()
         shows_round(page, new["number"])
-        banner = page.locator("#display-banner")
-        assert banner.is_visible()
+        assert announced(page) == new["winner"]
         verdict = {"B": "Banker wins", "P": "Player wins", "T": "Tie"}[new["winner"]]
-        assert banner.inner_text() == verdict and f"result-{new['winner']}" in (banner.get_attribute("class") or "")
-        assert verdict in page.locator("#last-round").inner_text()
+        assert page.locator("#last-round .verdict").inner_text() == verdict
         assert count(page, "Rounds") == str(len(rounds) + 1)
         assert off_screen(page) == [] and road_cells(page)["big_road"] >= MIN_BIG_ROAD_CELL
-        screenshot(page, f"display-{size}-banner", full_page=False)
+        screenshot(page, f"display-{size}-announced", full_page=False)
         page.clock.fast_forward(6000)
-        banner.wait_for(state="hidden", timeout=2000)
+        page.wait_for_function("() => document.body.dataset.announcing === undefined", timeout=2000)
         screenshot(page, f"display-{size}-after", full_page=False)
 
 
@@ -269,21 +275,97 @@ def test_early_in_a_shoe_every_road_fills_its_box_from_the_left(server: LiveServ
         assert page.locator(".road-slot:has(svg.road-big_road) .earlier").is_hidden()
 
 
+def deal_naturals(server: LiveServer, slug: str, shoe: NaturalShoe, winners: str) -> None:
+    for winner in winners:
+        server.post(slug, "rounds", shoe.round(winner))
+
+
+STANDARD = {"theme": "standard", "banker": "#d9342b", "player": "#1f6fd1", "tie": "#15803d"}
+COLOUR_BLIND = {"theme": "colorblind", "banker": "#b35000", "player": "#0072b2", "tie": "#007a5e"}  # Okabe-Ito
+
+
 @pytest.mark.parametrize("size", ["tv", "tv-portrait"])
-def test_the_display_takes_the_colour_blind_theme_from_its_address(server: LiveServer, browser: Any, size: str) -> None:
+def test_the_display_and_the_wall_take_the_colour_blind_theme_from_their_address(
+    server: LiveServer, browser: Any, size: str
+) -> None:
     slug = f"display-theme-{size}"
-    table_with_limits(server, slug, "Baccarat 8")
-    dealer = Dealer(server, slug, seed=8)
-    for _ in range(12):
-        dealer.round()
+    table_with_limits(server, slug, "Baccarat 11")
+    server.post(slug, "shoes")
+    deal_naturals(server, slug, NaturalShoe(), "BPTBBP")
     with sized_page(browser, size) as page:
-        page.goto(f"{server.url}/tables/{slug}/display/?theme=colorblind")
+        for screen, path in (("display", f"/tables/{slug}/display/"), ("wall", "/lobby/screen/")):
+            page.goto(f"{server.url}{path}?theme=colorblind")  # a TV has no header to hold the switch
+            page.wait_for_selector(LIVE, state="attached")
+            screenshot(page, f"{screen}-{size}-colorblind", full_page=False)
+            assert theme_colours(page) == COLOUR_BLIND, screen
+            square = page.evaluate("getComputedStyle(document.querySelector('#mark-bead-P .shape-cb')).display")
+            assert square != "none", f"the {screen}'s Player beads are square"
+            page.goto(f"{server.url}{path}?theme=standard")
+            page.wait_for_selector(LIVE, state="attached")
+            assert theme_colours(page) == STANDARD, screen
+
+
+LANGUAGES = ("en", "zh-hant", "th")
+MIN_ANNOUNCED = 56  # CSS px: the announced result's letters, read from across the room
+
+
+def under_the_announcement(page: Any) -> list[str]:
+    """What the announced result's box lies over: none of the roads, counts, facts or
+    cards the round it announces changed."""
+    return page.evaluate(
+        """() => {
+            const a = document.querySelector('#last-round .verdict').getBoundingClientRect();
+            const shown = [...document.querySelectorAll('#display svg.road, #stats, #game-info, #last-round .hand')];
+            return shown.filter(el => { const r = el.getBoundingClientRect();
+                return r.left < a.right && a.left < r.right && r.top < a.bottom && a.top < r.bottom;
+            }).map(el => el.id || el.className.baseVal || el.className);
+        }"""
+    )
+
+
+def times_shown(page: Any, text: str) -> int:
+    """How many texts on the screen read ``text``."""
+    return page.evaluate(
+        """text => { const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT); let n = 0;
+            for (let t = walker.nextNode(); t; t = walker.nextNode()) {
+                const range = document.createRange(); range.selectNodeContents(t);
+                if (t.textContent.trim() === text && range.getClientRects().length) n++;
+            }
+            return n; }""",
+        text,
+    )
+
+
+@pytest.mark.parametrize("language", LANGUAGES)
+@pytest.mark.parametrize("size", ["tv", "tv-portrait"])
+def test_the_display_reads_from_3_m_tie_counts_large_words_apart_and_a_result_announced_beside_its_roads(
+    server: LiveServer, browser: Any, size: str, language: str
+) -> None:
+    slug = f"display-3m-{size}-{language}"
+    table_with_limits(server, slug, "Squeeze Baccarat 6")
+    server.post(slug, "shoes")
+    shoe = NaturalShoe()
+    deal_naturals(server, slug, shoe, "".join(random.Random(31).choices("BBBBPPPPT", k=30)) + "BTT")
+    with sized_page(browser, size) as page:
+        page.clock.install()
+        page.goto(f"{server.url}/tables/{slug}/display/?lang={language}")
         page.wait_for_selector(LIVE)
-        screenshot(page, f"display-colorblind-{size}", full_page=False)
-        assert page.evaluate("document.documentElement.dataset.theme") == "colorblind"
-        player = page.evaluate("getComputedStyle(document.documentElement).getPropertyValue('--player').trim()")
-        assert player == "#0072b2"  # Okabe-Ito blue, not the seeds' standard blue
-        shapes = "[...document.querySelectorAll('.shape-cb, .shape-std')].map(g => getComputedStyle(g).display)"
-        drawn = page.evaluate(f"[...new Set({shapes})]")
-        assert page.evaluate("getComputedStyle(document.querySelector('.shape-cb')).display") != "none"
-        assert page.evaluate("getComputedStyle(document.querySelector('.shape-std')).display") == "none", drawn
+        screenshot(page, f"display-3m-{size}-{language}", full_page=False)
+        ties = tie_counts(page, "#display")
+        assert [tie.count for tie in ties][-1:] == ["2"], "the newest Big Road cell counts its two ties"
+        assert [tie_count_faults(tie) for tie in ties] == [[]] * len(ties), ties
+        assert text_collisions(page, "body") == [] and text_cut(page, "body") == []
+
+        deal_naturals(server, slug, shoe, "B")  # two cards a hand: "BANKER" beside a one-digit score
+        page.wait_for_function("() => document.body.dataset.announcing === 'B'", timeout=5000)
+        screenshot(page, f"display-3m-{size}-{language}-announced", full_page=False)
+        verdict = page.locator("#last-round .verdict")
+        assert float(verdict.evaluate("v => parseFloat(getComputedStyle(v).fontSize)")) >= MIN_ANNOUNCED
+        assert under_the_announcement(page) == [], "the announcement covers none of the round it announces"
+        assert times_shown(page, verdict.inner_text()) == 1, "the result said once, by its own panel"
+        assert text_collisions(page, "body") == [] and text_cut(page, "body") == []
+        assert off_screen(page) == [] and under_the_live_mark(page) == []
+
+        page.clock.fast_forward(6000)
+        page.wait_for_function("() => document.body.dataset.announcing === undefined", timeout=2000)
+        assert text_collisions(page, "body") == [] and text_cut(page, "body") == []

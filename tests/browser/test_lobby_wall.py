@@ -99,6 +99,11 @@ def well_drawn(card: dict[str, Any], width: int, height: int) -> None:
     assert not card["nameCut"] and card["badgesCut"] == 0, card  # the name whole, badges whole or not at all
 
 
+def one_size(cards: list[dict[str, Any]]) -> bool:
+    widths, heights = [c["right"] - c["x"] for c in cards], [c["bottom"] - c["y"] for c in cards]
+    return max(widths) - min(widths) < 1 and max(heights) - min(heights) < 1
+
+
 def wall_figures(page: Any, wall: LiveServer, size: str, count: int) -> list[dict[str, Any]]:
     """Open the wall, check what every screen of it must show, deal a round to one of
     its tables and see the card change as drawn as the others; return the cards' figures."""
@@ -116,6 +121,7 @@ def wall_figures(page: Any, wall: LiveServer, size: str, count: int) -> list[dic
     assert len(cards) == -(-count // pages)  # balanced pages: 14 tables are two pages of 7
     for card in cards:
         well_drawn(card, width, height)
+    assert one_size(cards), "the cards of a page are one size, a short last row's too"
     assert page.locator("#wall-clock").inner_text() == page.evaluate(
         "(d => String(d.getHours()).padStart(2, '0') + ':' + String(d.getMinutes()).padStart(2, '0'))(new Date())"
     )  # the time now, as the screen's own clock has it (naive NOW: the browser's zone)
@@ -174,5 +180,6 @@ def test_the_wall_turns_its_pages_and_keeps_a_pushed_card_on_its_page(wall: Live
         screenshot(page, "lobby-wall-14-tables-tv-page-2")
         for card in page.evaluate(MEASURE):
             well_drawn(card, *SIZES["tv"])
+        assert one_size(page.evaluate(MEASURE))
         page.clock.fast_forward(15_000)
         assert page.locator("#screen-pager").inner_text().endswith("Page 1 of 2") and visible_tables(page) == first_page

@@ -1,0 +1,152 @@
+"""What the screens' tests measure in the browser (issue 31: read from 3 m): text that
+runs into other text or is cut, a Big Road's tie counts as drawn, the colours a theme
+gives, and WCAG's contrast ratio of two colours."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Any
+
+# Every line of text under `scope` (HTML only: the roads' SVG letters are marks) as the
+# browser lays it out: its box (across, its letters' advances; up and down, its glyphs' ink,
+# which a canvas measures in the same font: not its line's leading), the block it flows
+# in, and whether an ancestor that hides its overflow cuts part of it off (a line wholly
+# out of sight, like a badge wrapped off its shelf, is not shown and not measured). Two
+# lines of different blocks collide when their boxes overlap or come closer side by side
+# than a fifth of the smaller text's size: "BANKER7" collides, "BANKER 7" does not.
+TEXT_JS = """(scope) => {
+  const lines = [], ink = document.createElement('canvas').getContext('2d');
+  const walker = document.createTreeWalker(document.querySelector(scope), NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const el = node.parentElement;
+    if (!node.textContent.trim() || el.closest('svg')) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility !== 'visible') continue;
+    let block = el;
+    while (getComputedStyle(block).display === 'inline') block = block.parentElement;
+    let clip = {left: -Infinity, top: -Infinity, right: Infinity, bottom: Infinity};
+    for (let a = el; a; a = a.parentElement) {
+      const s = getComputedStyle(a);
+      const r = a.getBoundingClientRect();
+      if (s.overflowX !== 'visible')
+        clip = {...clip, left: Math.max(clip.left, r.left), right: Math.min(clip.right, r.right)};
+      if (s.overflowY !== 'visible')
+        clip = {...clip, top: Math.max(clip.top, r.top), bottom: Math.min(clip.bottom, r.bottom)};
+    }
+    const size = parseFloat(style.fontSize), range = document.createRange();
+    range.selectNodeContents(node);
+    ink.font = `${style.fontStyle} ${style.fontWeight} ${style.fontSize} ${style.fontFamily}`;
+    const text = node.textContent.trim();
+    const glyphs = ink.measureText(style.textTransform === 'uppercase' ? text.toUpperCase() : text);
+    for (const r of range.getClientRects()) {
+      if (!r.width) continue;
+      const baseline = r.top + glyphs.fontBoundingBoxAscent;
+      const box = {left: r.left, right: r.right,
+                   top: baseline - glyphs.actualBoundingBoxAscent, bottom: baseline + glyphs.actualBoundingBoxDescent};
+      const shown = {left: Math.max(box.left, clip.left), right: Math.min(box.right, clip.right),
+                     top: Math.max(box.top, clip.top), bottom: Math.min(box.bottom, clip.bottom)};
+      if (shown.right <= shown.left || shown.bottom <= shown.top) continue;
+      const cut = shown.left > box.left + 1 || shown.right < box.right - 1
+                  || shown.top > box.top + 1 || shown.bottom < box.bottom - 1;
+      lines.push({text, block, size, cut, ...box});
+    }
+  }
+  const collisions = [];
+  lines.forEach((a, i) => lines.slice(i + 1).forEach(b => {
+    const space = Math.min(a.size, b.size) / 5;
+    if (a.block !== b.block && a.left < b.right + space && b.left < a.right + space
+        && a.top < b.bottom && b.top < a.bottom) collisions.push(a.text + ' | ' + b.text);
+  }));
+  return {collisions, cut: lines.filter(l => l.cut).map(l => l.text)};
+}"""
+
+
+def text_collisions(page: Any, scope: str) -> list[str]:
+    """Pairs of texts under ``scope`` that overlap or touch ("BANKER | 7"), as shown."""
+    return page.evaluate(TEXT_JS, scope)["collisions"]
+
+
+def text_cut(page: Any, scope: str) -> list[str]:
+    """Texts under ``scope`` that an ancestor cuts off in part (a name ending in "…")."""
+    return page.evaluate(TEXT_JS, scope)["cut"]
+
+
+@dataclass(frozen=True)
+class TieCount:
+    """A Big Road tie count as drawn: CSS px of its font, of the halo around its digits
+    and of its cell; its digits' and halo's colours and the tie stripe's."""
+
+    count: str
+    font: float
+    halo: float
+    cell: float
+    digits: str
+    halo_colour: str
+    stripe: str
+
+
+def tie_counts(page: Any, scope: str) -> list[TieCount]:
+    """The tie counts of the roads under ``scope`` that lie in their road's view."""
+    found = page.evaluate(
+        """(scope) => {
+            const stripe = getComputedStyle(document.querySelector('#mark-tie line')).stroke;
+            return [...document.querySelectorAll(scope + ' svg.road text.ties')].flatMap(t => {
+                const svg = t.ownerSVGElement, view = svg.getBoundingClientRect(), r = t.getBoundingClientRect();
+                if (!r.width || r.left < view.left || r.right > view.right || svg.closest('[hidden]')) return [];
+                const scale = svg.getScreenCTM().a, s = getComputedStyle(t);  // the road's units to CSS px
+                return [{count: t.textContent, font: parseFloat(s.fontSize) * scale,
+                         halo: parseFloat(s.strokeWidth) / 2 * scale, cell: 20 * scale,
+                         digits: s.fill, halo_colour: s.stroke, stripe}];
+            });
+        }""",
+        scope,
+    )
+    return [TieCount(**count) for count in found]
+
+
+def theme_colours(page: Any) -> dict[str, str]:
+    """The page's theme and the road colours it gives (app.css's custom properties)."""
+    return page.evaluate(
+        """() => {
+            const root = getComputedStyle(document.documentElement);
+            return {theme: document.documentElement.dataset.theme || '',
+                    ...Object.fromEntries(['banker', 'player', 'tie'].map(
+                        name => [name, root.getPropertyValue('--' + name).trim()]))};
+        }"""
+    )
+
+
+def _luminance(colour: str) -> float:
+    match = re.fullmatch(r"rgba?\((\d+), (\d+), (\d+)(?:, [\d.]+)?\)", colour)
+    if match is None:
+        raise ValueError(f"not a computed colour: {colour!r}")
+    linear = [c / 255 / 12.92 if c <= 10 else ((c / 255 + 0.055) / 1.055) ** 2.4 for c in map(int, match.groups())]
+    return 0.2126 * linear[0] + 0.7152 * linear[1] + 0.0722 * linear[2]
+
+
+def contrast(first: str, second: str) -> float:
+    """WCAG's contrast ratio of two computed colours ("rgb(21, 128, 61)"): 1 to 21."""
+    lighter, darker = sorted((_luminance(first), _luminance(second)), reverse=True)
+    return (lighter + 0.05) / (darker + 0.05)
+
+
+MIN_TIE_DIGITS = 15  # CSS px: a tie count's digits at the least, read from 3 m
+TIE_DIGITS_OF_CELL = 0.65  # and at least this much of their cell's side
+MIN_HALO = 1.5  # CSS px of the board's white between the digits and the stripe under them
+MIN_CONTRAST = 4.5  # WCAG AA for text
+
+
+def tie_count_faults(tie: TieCount) -> list[str]:
+    """What keeps a tie count from being read from 3 m: none for a readable one. Its
+    digits are the stripe's green (seed 000), large, and clear of the stripe by a halo."""
+    faults = []
+    if tie.font < max(MIN_TIE_DIGITS, TIE_DIGITS_OF_CELL * tie.cell):
+        faults.append(f"digits of {tie.font:.1f} px in a cell of {tie.cell:.1f} px")
+    if tie.halo < MIN_HALO:
+        faults.append(f"a halo of {tie.halo:.1f} px")
+    if tie.digits != tie.stripe:
+        faults.append(f"digits {tie.digits}, not the stripe's {tie.stripe}")
+    if contrast(tie.digits, tie.halo_colour) < MIN_CONTRAST:
+        faults.append(f"contrast {contrast(tie.digits, tie.halo_colour):.2f} against the halo")
+    return faults
