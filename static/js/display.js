@@ -9,30 +9,46 @@
   var announced = null; // "shoe:round" the display showed last
   var timer = null;
 
+  // The smallest cell that still reads from 3 m (CSS px on a 1920 px-wide screen): a
+  // bead's letter or a Big Road ring; a derived road's marks are plain shapes.
+  var READABLE = { bead_plate: 20, big_road: 20 }, READABLE_DERIVED = 12;
+  // A Bead Plate shows a shoe's worth of columns across from the start, whatever its box's height.
+  var ACROSS = { bead_plate: 12 };
+
   // A road's view as the server drew it says where its marks start (the view's first
-  // column); the display shows as many columns as fit its box at the box's height, in
-  // square cells, ending one past the newest: a road fills its box, its grid running on
-  // past the marks early in a shoe, as on a casino's board.
+  // column, the shoe's first); the display shows the whole shoe, as a casino's board
+  // does: its cells as large as the box's height allows while every column from the
+  // first to one past the newest fits across, smaller as the shoe grows, never smaller
+  // than READABLE (only then are the earliest columns left out, and it says how many).
+  // The grid runs on past the marks to the box's right edge.
   function fit(svg) {
     var box = svg.parentElement, view = svg.getAttribute("viewBox");
     if (!box || !view) return;
     if (view !== svg.dataset.fitted) svg.dataset.server = view; // a push drew it again or moved it
     var first = Number(svg.dataset.server.split(" ")[0]) / CELL;
+    var name = (/road-(\w+)/.exec(svg.getAttribute("class")) || [])[1], sized = name === "big_road";
+    if (sized) box.style.height = ""; // display.css's most, before its cells are known
     var width = box.clientWidth, height = box.clientHeight;
     if (!width || !height) return;
-    var cell = height / ROWS, shown = Math.max(1, Math.floor(width / cell));
-    var marks = svg.querySelector("g"), newest = -1;
+    var marks = svg.querySelector("g"), newest = first - 1;
     if (marks && marks.childElementCount) {
       var b = marks.getBBox();
       newest = Math.floor((b.x + b.width) / CELL);
     }
+    var most = Math.min(height / ROWS, width / (ACROSS[name] || 1));
+    var readable = Math.min(most, READABLE[name] || READABLE_DERIVED);
+    var cell = Math.min(most, Math.max(readable, width / (newest + 2 - first)));
+    var shown = Math.max(1, Math.floor(width / cell));
     var start = Math.max(first, newest + 2 - shown);
     var fitted = start * CELL + " 0 " + shown * CELL + " " + ROWS * CELL;
     svg.dataset.fitted = fitted;
+    svg.dataset.cell = cell.toFixed(1); // for the tests and for whoever looks
     svg.setAttribute("viewBox", fitted);
     svg.style.width = shown * cell + "px";
     svg.style.height = ROWS * cell + "px";
     svg.style.left = (width - shown * cell) / 2 + "px";
+    // The Big Road's box is as tall as its board: the rows below take the rest.
+    if (sized) box.style.height = ROWS * cell + "px";
     // Columns the box has no room for are not lost from sight without a word.
     var slot = svg.closest(".road-slot"), earlier = slot && slot.querySelector(".earlier");
     if (earlier) {
@@ -44,7 +60,10 @@
   }
 
   function fitAll() {
-    document.querySelectorAll("#display svg.road").forEach(fit);
+    // The Big Road first: its height decides the other roads' boxes.
+    var big = document.querySelector("#display svg.road-big_road");
+    if (big) fit(big);
+    document.querySelectorAll("#display svg.road:not(.road-big_road)").forEach(fit);
   }
 
   function quiet() {

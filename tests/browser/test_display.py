@@ -3,8 +3,8 @@ read from 3 m in English, 繁體中文 and ไทย (issue 31)."""
 
 from __future__ import annotations
 
+import itertools
 import random
-import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,7 +18,8 @@ from .naturals import NaturalShoe
 
 LIVE = "#connection.connection-live"
 ROADS = ("bead_plate", "big_road", "big_eye_road", "small_road", "cockroach_road")
-MIN_BIG_ROAD_CELL = 48  # CSS px at 1080p: a Big Road read from 3 m
+READABLE = {"bead_plate": 20, "big_road": 20}  # CSS px at 1080p: the smallest cell read from 3 m
+READABLE_DERIVED = 12  # a derived road's marks are plain shapes
 
 
 class PromptServer(LiveServer):
@@ -96,6 +97,37 @@ def road_cells(page: Any) -> dict[str, float]:
     )
 
 
+def road_views(page: Any) -> dict[str, dict[str, float]]:
+    """Each road as the display shows it: the first and last column in view, the newest
+    column with a mark, and its cell on screen (CSS px)."""
+    return page.evaluate(
+        """roads => Object.fromEntries(roads.map(name => {
+            const svg = document.getElementById('road-' + name), view = svg.viewBox.baseVal;
+            const marks = svg.querySelector('g'), box = marks.getBBox();
+            const newest = marks.childElementCount ? Math.floor((box.x + box.width) / 20) : -1;
+            return [name, {first: view.x / 20, last: (view.x + view.width) / 20 - 1, newest: newest,
+                           cell: svg.getBoundingClientRect().height / 6}];
+        }))""",
+        list(ROADS),
+    )
+
+
+def whole_shoe_faults(page: Any) -> list[str]:
+    """What keeps a road from showing the whole shoe, readable from 3 m: a first column
+    out of view, the newest out of view, a cell too small, or an "earlier" note."""
+    faults = []
+    for name, view in road_views(page).items():
+        if view["first"] != 0:
+            faults.append(f"{name}: starts at column {view['first']:.0f}")
+        if view["last"] < view["newest"]:
+            faults.append(f"{name}: column {view['newest']:.0f} is out of view")
+        if view["cell"] < READABLE.get(name, READABLE_DERIVED):
+            faults.append(f"{name}: {view['cell']:.1f} px cells")
+    if page.locator(".earlier:visible").count():
+        faults.append("an earlier-columns note is shown")
+    return faults
+
+
 def off_screen(page: Any) -> list[str]:
     """What the display shows that does not lie wholly on the screen (none may)."""
     return page.evaluate(
@@ -147,11 +179,7 @@ def test_the_display_fills_the_tv_without_scrolling_updates_live_and_announces_e
         assert under_the_live_mark(page) == [], "the connection's mark hides nothing"
         cells = road_cells(page)
         print(f"\n{size}: cells { ({name: round(px, 1) for name, px in cells.items()}) }")
-        assert cells["big_road"] >= MIN_BIG_ROAD_CELL, cells
-        assert min(cells.values()) >= 20, cells
-        # A road with columns its box has no room for says how many are out of sight.
-        earlier = page.locator(".road-slot:has(svg.road-big_road) .earlier")
-        assert re.fullmatch(r"‹ \d+ earlier columns?", earlier.inner_text()), earlier.inner_text()
+        assert whole_shoe_faults(page) == [], "every road from the shoe's first round to its last"
         assert announced(page) is None  # the round it opened on is no news
 
         new = dealer.round()
@@ -160,7 +188,7 @@ def test_the_display_fills_the_tv_without_scrolling_updates_live_and_announces_e
         verdict = {"B": "Banker wins", "P": "Player wins", "T": "Tie"}[new["winner"]]
         assert page.locator("#last-round .verdict").inner_text() == verdict
         assert count(page, "Rounds") == str(len(rounds) + 1)
-        assert off_screen(page) == [] and road_cells(page)["big_road"] >= MIN_BIG_ROAD_CELL
+        assert off_screen(page) == [] and whole_shoe_faults(page) == []
         screenshot(page, f"display-{size}-announced", full_page=False)
         page.clock.fast_forward(6000)
         page.wait_for_function("() => document.body.dataset.announcing === undefined", timeout=2000)
@@ -369,3 +397,50 @@ def test_the_display_reads_from_3_m_tie_counts_large_words_apart_and_a_result_an
         page.clock.fast_forward(6000)
         page.wait_for_function("() => document.body.dataset.announcing === undefined", timeout=2000)
         assert text_collisions(page, "body") == [] and text_cut(page, "body") == []
+
+
+def streaks(lengths: list[int], rounds: int) -> str:
+    """Winners of a long-streak shoe: Banker and Player in turn, each for the next length."""
+    winners = ""
+    for i, length in enumerate(itertools.cycle(lengths)):
+        winners += "BP"[i % 2] * length
+        if len(winners) >= rounds:
+            return winners[:rounds]
+    raise AssertionError("unreachable")
+
+
+SHOES = {
+    "an 80-round shoe": None,  # the rules' own dealing, to the cut card
+    "a long-streak shoe": streaks([1] * 10 + [9] + [1] * 8 + [7], 72),
+}
+
+
+@pytest.mark.parametrize("shoe", list(SHOES))
+@pytest.mark.parametrize("size", ["tv", "tv-portrait"])
+def test_the_display_shows_the_whole_shoe_on_every_road_in_cells_read_from_3_m(
+    server: LiveServer, browser: Any, size: str, shoe: str
+) -> None:
+    slug = f"display-whole-{size}-{len(shoe)}"
+    table_with_limits(server, slug, "Baccarat 12")
+    winners = SHOES[shoe]
+    if winners is None:
+        dealer = Dealer(server, slug, seed=80)
+        dealer.round()
+        while dealer.shoe is not None and not dealer.shoe.finished:
+            dealer.round()
+    else:
+        server.post(slug, "shoes")
+        deal_naturals(server, slug, NaturalShoe(), winners)
+    language = {"tv": "zh-hant", "tv-portrait": "th"}[size] if winners else "en"
+    with sized_page(browser, size) as page:
+        page.goto(f"{server.url}/tables/{slug}/display/?lang={language}")
+        page.wait_for_selector(LIVE)
+        screenshot(page, f"display-whole-{size}-{slug.rsplit('-', 1)[1]}", full_page=False)
+        views = road_views(page)
+        print(
+            f"\n{size}, {shoe}: "
+            + ", ".join(f"{n} {v['newest'] + 1:.0f} cols {v['cell']:.1f}px" for n, v in views.items())
+        )
+        assert views["big_road"]["newest"] >= (20 if winners is None else 30), "a shoe that runs long"
+        assert whole_shoe_faults(page) == []
+        assert off_screen(page) == [] and text_collisions(page, "body") == [] and text_cut(page, "body") == []
