@@ -1,5 +1,6 @@
-// Roads that scroll sideways (a table page's, .road-box): after each push the newest
-// columns come into view, and a box says when columns are out of view on either side.
+// Roads that scroll sideways (a table page's, .road-box): each sized to show the whole
+// shoe while its cells stay readable; after each push the newest columns come into view,
+// and a road's name says when columns are out of view on its left.
 // A reversed flex row (app.css) opens on its newest columns without this script; its
 // scrollLeft is 0 at the right end and negative to the left of it.
 (function () {
@@ -23,8 +24,21 @@
     }
   }
 
+  // A road's cells: as large as its box's --view columns across make them, smaller when
+  // the shoe has more columns so the whole road fits its box, never under --min-cell
+  // (app.css): past that the box scrolls, its newest columns in view.
+  function size(box) {
+    var svg = box.querySelector("svg.road"), style = getComputedStyle(box);
+    if (!svg || !svg.viewBox.baseVal.width || style.overflowX === "hidden") return; // a screen's road: display.js
+    var view = parseFloat(style.getPropertyValue("--view")) || 30, least = parseFloat(style.getPropertyValue("--min-cell")) || 14;
+    var columns = svg.viewBox.baseVal.width / 20, width = box.clientWidth;
+    if (!width) return;
+    svg.style.height = 6 * Math.max(least, width / Math.max(view, columns)) + "px";
+  }
+
   function newest() {
     document.querySelectorAll(".road-box").forEach(function (box) {
+      size(box);
       box.scrollLeft = 0;
       mark(box);
     });
@@ -35,5 +49,7 @@
   }, true);
   document.addEventListener("DOMContentLoaded", newest);
   document.addEventListener("htmx:wsAfterMessage", newest);
-  window.addEventListener("resize", function () { document.querySelectorAll(".road-box").forEach(mark); });
+  window.addEventListener("resize", function () {
+    document.querySelectorAll(".road-box").forEach(function (box) { size(box); mark(box); });
+  });
 })();
