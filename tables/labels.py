@@ -8,11 +8,12 @@ out in its pages' language.
 
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 from django.utils.formats import number_format
 from django.utils.functional import Promise
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext, gettext_lazy
 
 from .game.bets import BetType
 from .game.outcome import Winner
@@ -45,6 +46,37 @@ BET_LABELS: dict[BetType, Promise] = {
     BetType.TWO_CARDS_LUCKY_SIX: gettext_lazy("2 Cards Lucky Six"),
     BetType.THREE_CARDS_LUCKY_SIX: gettext_lazy("3 Cards Lucky Six"),
 }
+
+
+# The rows of the odds page's return tables (tables/game/odds.py names them in English).
+EVENT_LABELS: dict[str, Promise] = {
+    "Banker wins": gettext_lazy("Banker wins"),
+    "Player wins": gettext_lazy("Player wins"),
+    "Tie": gettext_lazy("Tie"),
+    "Loss": gettext_lazy("Loss"),
+    "Banker wins with 6": gettext_lazy("Banker wins with 6"),
+    "Banker wins with 6 on 2 cards": gettext_lazy("Banker wins with 6 on 2 cards"),
+    "Banker wins with 6 on 3 cards": gettext_lazy("Banker wins with 6 on 3 cards"),
+    "Natural win": gettext_lazy("Natural win"),
+    "Natural tie": gettext_lazy("Natural tie"),
+    "Player natural": gettext_lazy("Player natural"),
+    "Banker natural": gettext_lazy("Banker natural"),
+    "Pair": gettext_lazy("Pair"),
+    "No pair": gettext_lazy("No pair"),
+    "Pair on one hand": gettext_lazy("Pair on one hand"),
+    "Pairs on both hands": gettext_lazy("Pairs on both hands"),
+    "Perfect pair on one hand": gettext_lazy("Perfect pair on one hand"),
+    "Perfect pairs on both hands": gettext_lazy("Perfect pairs on both hands"),
+}
+WIN_BY = re.compile(r"Win by (\d+)")
+
+
+def event_label(label: str) -> str:
+    """A row of a return table (``"Natural win"``, ``"Win by 4"``) in the page's
+    language; a label this does not know stays as the core wrote it."""
+    if won := WIN_BY.fullmatch(label):
+        return gettext("Win by %(margin)s") % {"margin": won.group(1)}
+    return str(EVENT_LABELS.get(label, label))
 
 
 def winner_name(winner: Winner | str) -> str:

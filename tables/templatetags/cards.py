@@ -114,6 +114,12 @@ def six_places(value: Fraction | float) -> str:
 
 
 @register.filter
+def event_label(label: str) -> str:
+    """A return table's row (``"Natural win"``, ``"Win by 4"``) in the page's language."""
+    return labels.event_label(label)
+
+
+@register.filter
 def probability(event: Event, total: int) -> str:
     return decimal(event.count / total, 6)
 

@@ -110,3 +110,19 @@ def test_an_error_page_speaks_the_reader_s_language_without_a_request(page: str)
     assert html_lang(korean) == "ko" and "로비" in korean
     heading = find(english, "h1", cls="page-title").text
     assert heading not in korean
+
+
+@pytest.mark.parametrize("language", [code for code, _ in settings.LANGUAGES if code != "en"])
+@pytest.mark.parametrize("variant", ["standard", "no_commission"])
+def test_the_odds_page_s_return_tables_speak_the_page_s_language(client: Client, language: str, variant: str) -> None:
+    services.table_create(slug="odds", name="Baccarat 1", variant=variant)
+
+    def rows(lang: str) -> list[str]:
+        page = client.get(f"/tables/odds/odds/?lang={lang}").content.decode()
+        bodies = find_all(page, "tbody")
+        return [find_all(row.html, "td")[0].text for body in bodies for row in find_all(body.html, "tr")]
+
+    english, translated = rows("en"), rows(language)
+    assert "Natural win" in english and "Win by 4" in english and "Pair on one hand" in english
+    assert len(translated) == len(english) > 40
+    assert [(en, word) for en, word in zip(english, translated, strict=True) if en == word] == []
