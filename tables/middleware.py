@@ -5,11 +5,13 @@ between threads in either."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
 from django.http import HttpRequest, HttpResponseBadRequest, HttpResponseBase
+from django.urls import reverse
 from django.utils import translation
 from django.utils.decorators import sync_and_async_middleware
 
@@ -77,7 +79,18 @@ def _url_language(request: HttpRequest) -> HttpResponseBase | None:
         )
     translation.activate(code)
     request.LANGUAGE_CODE = code
+    if request.path_info.startswith(_admin_root()):
+        # The admin's change lists take every parameter for a filter of their rows (an
+        # unknown one sends the reviewer to ?e=1): the language is not one.
+        query = request.GET.copy()
+        del query["lang"]
+        request.GET = query
     return None
+
+
+@cache
+def _admin_root() -> str:
+    return reverse("admin:index")
 
 
 language_from_url = request_middleware(_url_language)

@@ -223,6 +223,14 @@ def test_a_rounds_page_in_chinese_names_the_bets_of_its_odds_in_chinese(owner, r
     assert "闲" in odds and "Banker" not in find(page, "table", cls="desk-odds").html
 
 
+def test_a_change_list_in_thai_from_its_address_lists_its_rounds_in_thai(owner, rounds) -> None:
+    answer = logged_in(owner).get("/admin/tables/round/?lang=th")
+    assert answer.status_code == 200, "not sent to ?e=1: the language is not a filter of the rounds"
+    page = answer.content.decode()
+    assert find(page, "html").attrs["lang"] == "th"
+    assert all(round_.round_id in page for round_ in rounds)
+
+
 # --- Lookup and lists.
 
 
