@@ -10,7 +10,7 @@ from typing import Any
 
 from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from django.conf import settings
-from django.http import HttpRequest, HttpResponseBadRequest, HttpResponseBase
+from django.http import HttpRequest, HttpResponseBadRequest, HttpResponseBase, QueryDict
 from django.urls import reverse
 from django.utils import translation
 from django.utils.decorators import sync_and_async_middleware
@@ -84,7 +84,7 @@ def _url_language(request: HttpRequest) -> HttpResponseBase | None:
         # unknown one sends the reviewer to ?e=1): the language is not one.
         query = request.GET.copy()
         del query["lang"]
-        request.GET = query
+        request.GET = QueryDict(query.urlencode(), encoding=request.encoding)
     return None
 
 
