@@ -113,3 +113,27 @@ def test_a_table_display_set_up_with_lang_shows_its_pushes_in_that_language(
         assert dealer == "荷官" and dealer in labels and not any(ENGLISH_WORD.search(label) for label in labels)
         assert big_road == "大路" and big_road in page.inner_html("#alt-big_road")  # the road's words, pushed
         assert page.get_attribute("html", "lang") == "zh-hans"
+
+
+THAI_FACES = re.compile(r"Thai|Garuda|Loma|Kinnari|Norasi|Umpush|Waree|Sawasdee|Purisa|Tlwg|Leelawadee|Thonburi")
+
+
+def faces_of(page: Any, selector: str) -> list[str]:
+    """The fonts the browser set the element's own text in (Chromium's own account)."""
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("DOM.enable")
+    cdp.send("CSS.enable")
+    root = cdp.send("DOM.getDocument")["root"]["nodeId"]
+    node = cdp.send("DOM.querySelector", {"nodeId": root, "selector": selector})["nodeId"]
+    return [font["familyName"] for font in cdp.send("CSS.getPlatformFontsForNode", {"nodeId": node})["fonts"]]
+
+
+@pytest.mark.parametrize("language", ["th", "zh-hant", "ko", "vi"])
+def test_a_latin_name_on_a_page_in_another_script_is_set_in_a_latin_face(
+    server: LiveServer, page: Any, dealt: str, language: str
+) -> None:
+    page.goto(f"{server.url}/tables/{dealt}/?lang={language}")
+    page.wait_for_selector(LIVE)
+    assert page.inner_text("h1") == "Baccarat 1"
+    faces = faces_of(page, "h1")
+    assert faces and not [face for face in faces if THAI_FACES.search(face) or "CJK" in face], faces
