@@ -30,7 +30,6 @@ from ..game.review import (
     full_shoe_rates,
     streak_lengths,
 )
-from ..labels import bet_label
 from ..models import Round, RoundAudit, Shoe, Table
 from ..pages import charts
 from ..selectors import PLAYED_FIELDS, played_round, round_to_data
@@ -146,7 +145,7 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
         "streaks_figure": charts.observed_expected_figure(
             labels, observed, expected, x_title=_("Streak length (ties ignored)")
         ),
-        "flat_bets_figure": charts.flat_bets_figure(x, {bet_label(bet): curve for bet, curve in curves.items()}),
+        "flat_bets_figure": charts.flat_bets_figure(x, curves),
     }
 
 

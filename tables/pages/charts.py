@@ -18,7 +18,7 @@ from django.utils.translation import pgettext
 
 from ..game.outcome import Winner
 from ..game.stats import THEORETICAL_SHARES, ShoeStats
-from ..labels import winner_name
+from ..labels import bet_label, winner_name
 
 BANKER, PLAYER, TIE, GOLD, MUTED, GRID = "#d9342b", "#1f6fd1", "#1e9e4a", "#d8b35a", "#8fa39a", "#2a3d35"
 
@@ -57,7 +57,11 @@ def shares_figure(stats: ShoeStats) -> dict[str, Any]:
             "x": [names[w]],
             "y": [shoe[w]],
             "marker": {"color": colours[w]},
-            "text": [f"{shoe[w]:.1f}%"],  # inside the bar, or above it when it does not fit
+            "text": [f"{shoe[w]:.1f}%"],
+            # Above the bar and level: inside a narrow bar (a phone's) plotly turns it on its side.
+            "textposition": "outside",
+            "textangle": 0,
+            "cliponaxis": False,
         }
         for w in sides
     ]
@@ -145,15 +149,38 @@ def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str
     axis = {"ticksuffix": "%", "zeroline": True, "zerolinecolor": MUTED, "gridcolor": GRID, "nticks": 4}
     last = max((number for number, _ in points), default=0)
     xaxis = {"title": {"text": _round_title()}, "gridcolor": GRID, "rangemode": "tozero", **_whole_ticks(last)}
+    margin = {**BASE_LAYOUT["margin"], "l": 64}  # room for each panel's own title
+    main = [line for line in lines if line["yaxis"] == "y"]
     if not split:
-        return {"data": lines, "layout": {"height": 280, "xaxis": xaxis, "yaxis": axis}}
+        upper = _panel(axis, main, _panel_title(main), MAIN_SPAN if bets[0][0] in MAIN_BETS else SIDE_SPAN)
+        return {"data": lines, "layout": {"height": 280, "margin": margin, "xaxis": xaxis, "yaxis": upper}}
+    side = [line for line in lines if line["yaxis"] == "y2"]
     layout = {
-        "height": 280,
+        "height": 300,
+        "margin": margin,
         "xaxis": {**xaxis, "anchor": "y2"},
-        "yaxis": {**axis, "domain": [0.55, 1]},
-        "yaxis2": {**axis, "domain": [0, 0.45], "anchor": "x"},
+        "yaxis": {**_panel(axis, main, _panel_title(main), MAIN_SPAN), "domain": [0.58, 1]},
+        "yaxis2": {**_panel(axis, side, _panel_title(side), SIDE_SPAN), "domain": [0, 0.42], "anchor": "x"},
     }
     return {"data": lines, "layout": layout}
+
+
+# The least a panel of the odds chart spans, in percentage points: a shoe moves Banker's
+# and Player's returns by tenths of a point, which drawn edge to edge look like swings.
+MAIN_SPAN, SIDE_SPAN = 1.0, 10.0
+
+
+def _panel_title(lines: list[dict[str, Any]]) -> str:
+    return " · ".join(line["name"] for line in lines)
+
+
+def _panel(axis: dict[str, Any], lines: list[dict[str, Any]], title: str, span: float) -> dict[str, Any]:
+    """A panel's axis: titled with what it draws, its range the lines' with a margin, and
+    never narrower than ``span``."""
+    values = [y for line in lines for y in line["y"]] or [0.0]
+    low, high = min(values), max(values)
+    middle, half = (low + high) / 2, max(span, (high - low) * 1.2) / 2
+    return {**axis, "title": {"text": title, "font": {"size": 11}}, "range": [middle - half, middle + half]}
 
 
 def observed_expected_figure(
@@ -175,36 +202,39 @@ def observed_expected_figure(
     return {"data": bars, "layout": layout}
 
 
-# plotly's own ten colours; a chart of more lines draws the next ten dotted, then dashed:
-# the flat-bet chart has fourteen bets, and two lines alike could not be told apart.
-LINE_COLOURS = (
-    "#1f77b4",
-    "#ff7f0e",
-    "#2ca02c",
-    "#d62728",
-    "#9467bd",
-    "#8c564b",
-    "#e377c2",
-    "#7f7f7f",
-    "#bcbd22",
-    "#17becf",
-)
-LINE_DASHES = ("solid", "dot", "dash")
-
-
-def _nth_line(n: int) -> dict[str, str]:
-    return {
-        "color": LINE_COLOURS[n % len(LINE_COLOURS)],
-        "dash": LINE_DASHES[n // len(LINE_COLOURS) % len(LINE_DASHES)],
-    }
+# Each bet's line in the flat-bet chart: Banker, Player and Tie in the seeds' colours,
+# solid and bold; a side bet in a tint of its side's colour (a Banker Pair reddish, a
+# Player Bonus bluish; the pairs of both sides gold, Lucky Six violet), each of a family
+# told apart by its dash. No two lines look alike.
+BANKER_TINT, PLAYER_TINT, VIOLET = "#f08a84", "#7fb2f0", "#b48ae0"
+FLAT_BET_LOOKS: dict[str, tuple[str, str]] = {
+    "banker": (BANKER, "solid"),
+    "player": (PLAYER, "solid"),
+    "tie": (TIE, "solid"),
+    "banker_pair": (BANKER_TINT, "dot"),
+    "banker_natural": (BANKER_TINT, "dash"),
+    "banker_bonus": (BANKER_TINT, "dashdot"),
+    "player_pair": (PLAYER_TINT, "dot"),
+    "player_natural": (PLAYER_TINT, "dash"),
+    "player_bonus": (PLAYER_TINT, "dashdot"),
+    "any_pair": (GOLD, "dot"),
+    "perfect_pair": (GOLD, "dash"),
+    "lucky_six": (VIOLET, "solid"),
+    "two_cards_lucky_six": (VIOLET, "dot"),
+    "three_cards_lucky_six": (VIOLET, "dash"),
+}
+MAIN_LINES = frozenset({"banker", "player", "tie"})
 
 
 def flat_bets_figure(x: list[int], curves: dict[str, list[float]]) -> dict[str, Any]:
-    """Units won or lost by one unit on every round, one line per bet."""
-    lines = [
-        {"type": "scatter", "mode": "lines", "name": name, "x": x, "y": y, "line": _nth_line(n)}
-        for n, (name, y) in enumerate(curves.items())
-    ]
+    """Units won or lost by one unit on every round, one line per bet (``curves`` by the
+    bet's key), named in the page's language."""
+    lines = []
+    for bet, y in curves.items():
+        colour, dash = FLAT_BET_LOOKS.get(bet, (MUTED, "longdash"))
+        width = 3 if bet in MAIN_LINES else 1.8
+        line = {"color": colour, "dash": dash, "width": width}
+        lines.append({"type": "scatter", "mode": "lines", "name": bet_label(bet), "x": x, "y": y, "line": line})
     units = pgettext("chart axis: betting units won or lost", "Units")
     layout = dict(
         height=360,

@@ -10,6 +10,7 @@ import plotly.graph_objects as go
 import pytest
 from plotly.offline import get_plotlyjs_version
 
+from tables.game.bets import BetType
 from tables.game.outcome import PlayedRound, Winner
 from tables.game.stats import shoe_stats
 from tables.pages import charts
@@ -87,7 +88,7 @@ def test_banker_and_player_returns_have_an_axis_of_their_own_and_differ_in_dash_
 
 def test_the_review_charts_are_valid_plotly_figures() -> None:
     go.Figure(charts.observed_expected_figure(["1", "2+"], [3, 1], [2.5, 1.5], x_title="Streak length"))
-    go.Figure(charts.flat_bets_figure([1, 2], {"Banker": [0.95, 1.9]}))
+    go.Figure(charts.flat_bets_figure([1, 2], {"banker": [0.95, 1.9]}))
 
 
 def test_early_in_a_shoe_the_banker_minus_player_chart_ticks_whole_rounds_and_wins_only() -> None:
@@ -102,12 +103,37 @@ def test_the_odds_chart_ticks_whole_rounds_from_its_first_point() -> None:
     assert opening["layout"]["xaxis"]["dtick"] == 1  # 0 and 1, not 0, 0.5 written "1", 1
 
 
-def test_no_two_of_the_fourteen_flat_bet_lines_look_alike() -> None:
-    figure = charts.flat_bets_figure([1], {f"bet {n}": [0.0] for n in range(14)})
-    looks = [(line["line"]["color"], line["line"]["dash"]) for line in figure["data"]]
-    assert len(set(looks)) == 14
-    assert looks[0] == ("#1f77b4", "solid")
-    assert looks[10] == ("#1f77b4", "dot")  # the eleventh: the first's colour, dotted
+def test_no_two_of_the_fourteen_flat_bet_lines_look_alike_and_the_three_are_in_the_seeds_colours() -> None:
+    figure = charts.flat_bets_figure([1], {bet.value: [0.0] for bet in BetType})
+    looks = {line["name"]: (line["line"]["color"], line["line"]["dash"]) for line in figure["data"]}
+    assert len(set(looks.values())) == 14
+    assert looks["Banker"] == (charts.BANKER, "solid") and looks["Player"] == (charts.PLAYER, "solid")
+    assert looks["Tie"] == (charts.TIE, "solid")
+    # The pairs the probe found alike: a side bet never takes a main bet's look.
+    assert looks["Player Bonus"] != looks["Player"] and looks["Lucky Six"] != looks["Banker"]
+    assert {colour for colour, _ in looks.values()}.isdisjoint({charts.MUTED})  # every bet has its own
+
+
+def test_each_panel_of_the_odds_chart_names_what_it_draws_on_an_axis_of_its_own_and_a_sensible_span() -> None:
+    points = [
+        (n, {"banker": -0.0106 + n * 1e-5, "player": -0.0124 - n * 1e-5, "tie": -0.1436 + n * 1e-4,
+             "player_pair": -0.1036})
+        for n in range(5)
+    ]  # fmt: skip
+    bets = [("banker", "Banker"), ("player", "Player"), ("tie", "Tie"), ("player_pair", "Player Pair")]
+    layout = charts.odds_figure(points, bets)["layout"]
+    upper, lower = layout["yaxis"], layout["yaxis2"]
+    assert upper["title"]["text"] == "Banker · Player" and lower["title"]["text"] == "Tie · Player Pair"
+    assert upper["range"][1] - upper["range"][0] >= 1.0, "tenths of a point do not fill the panel"
+    assert lower["range"][1] - lower["range"][0] >= 10.0
+    assert upper["range"][0] <= -1.244 and upper["range"][1] >= -1.06  # every line inside its panel
+    assert lower["range"][0] <= -14.36 and lower["range"][1] >= -10.36
+
+
+def test_the_shares_chart_writes_its_percentages_level_above_the_bars() -> None:
+    figure = charts.shares_figure(shoe_stats([PlayedRound(winner=Winner.BANKER)] * 3))
+    for bar in figure["data"][:3]:
+        assert bar["textangle"] == 0 and bar["textposition"] == "outside"
 
 
 # The pages load plotly.js's official "basic" bundle (scatter, bar, pie: a quarter of the
@@ -127,7 +153,7 @@ def test_every_chart_draws_only_traces_the_basic_bundle_has() -> None:
         charts.running_figure(STATS),
         charts.odds_figure([(0, {"banker": -0.01})], [("banker", "Banker")]),
         charts.observed_expected_figure(["1", "2+"], [3, 1], [2.5, 1.5], x_title="Streak length"),
-        charts.flat_bets_figure([1, 2], {"Banker": [0.95, 1.9]}),
+        charts.flat_bets_figure([1, 2], {"banker": [0.95, 1.9]}),
     ]
     assert {trace["type"] for figure in figures for trace in figure["data"]} <= BASIC_TRACES
 
@@ -139,7 +165,7 @@ def test_the_charts_words_come_from_gettext_in_the_language_they_are_built_in() 
     with translation.override("en"):
         shares, running = charts.shares_figure(stats), charts.running_figure(stats)
         odds = charts.odds_figure([(0, {"banker": -0.0106})], [("banker", "Banker")])
-        flat = charts.flat_bets_figure([1], {"Banker": [0.95]})
+        flat = charts.flat_bets_figure([1], {"banker": [0.95]})
         seen = charts.observed_expected_figure(["1"], [1], [1.0], x_title="Streak length")
     assert [trace["name"] for trace in shares["data"]] == ["Banker", "Player", "Tie", "Theoretical"]
     assert shares["data"][-1]["x"] == ["Banker", "Player", "Tie"]
