@@ -11,7 +11,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from .derived import CYCLES, derived_mark
+from .derived import CYCLES, Comparison, derived_comparison, derived_mark
 from .entries import ROWS, BeadCell, BigRoadCell, BigRoadEntry, Color, DerivedCell, RoadRound, Winner
 from .grid import GridLayout
 from .patterns import DEFAULT_RULES, GoodRoadRules, good_roads
@@ -128,6 +128,25 @@ class Roads:
             cell = self.big_road_cells[-1]
             return cell.row, cell.col
         return self._grid.peek(new_streak=last.winner is not winner)
+
+    def comparison(self, name: str, index: int) -> Comparison | None:
+        """Why the derived road ``name`` marked the Big Road entry of the round of
+        ``index`` red or blue (``None`` for a round that made no mark there): the road as
+        it stood when that entry was added. Asked for one mark at a time (a reader's tap),
+        so it looks the entry up rather than keep anything per round."""
+        for col, column in enumerate(self.columns):
+            for row, entry in enumerate(column):
+                if entry.index == index:
+                    lengths = [len(earlier) for earlier in self.columns[:col]] + [row + 1]
+                    return derived_comparison(lengths, CYCLES[name])
+        return None
+
+    def big_road_cell(self, col: int, row: int) -> BigRoadCell | None:
+        """Where the Big Road draws the entry of logical column ``col`` and row ``row``
+        (a dragon's tail turns right), or ``None`` for a cell no entry holds."""
+        if not (0 <= col < len(self.columns) and 0 <= row < len(self.columns[col])):
+            return None
+        return self.big_road_cells[sum(self._lengths[:col]) + row]
 
     def good_roads(self) -> list[str]:
         """The good roads that hold at the newest column; none before the first B/P

@@ -26,7 +26,7 @@
   });
 
   // What a road mark stands for: hovering (or tapping) a cell of a road asks the server
-  // for its round. The address names the shoe's state, so the browser keeps each answer
+  // for its round, in the page's language (a screen's may come from its address alone). The address names the shoe's state, so the browser keeps each answer
   // until a round changes it.
   var wanted = null; // the address of the cell under the pointer
   function cellAt(e) {
@@ -37,7 +37,7 @@
     var cell = +roads.dataset.cell, col = Math.floor(p.x / cell), row = Math.floor(p.y / cell), state = info.dataset.version.split(":");
     var box = road.getBoundingClientRect(), scale = box.width / road.viewBox.baseVal.width;
     return {
-      url: roads.dataset.tips + "?" + new URLSearchParams({ shoe: state[0], road: road.id.replace("road-", ""), col: col, row: row, v: state.slice(0, 3).join(":") }),
+      url: roads.dataset.tips + "?" + new URLSearchParams({ shoe: state[0], road: road.id.replace("road-", ""), col: col, row: row, v: state.slice(0, 3).join(":"), lang: document.documentElement.lang }),
       left: box.left + (col * cell - road.viewBox.baseVal.x) * scale,
       top: box.top + (row + 1) * cell * scale,
     };
@@ -46,6 +46,27 @@
     var tip = document.getElementById("road-tip");
     wanted = null;
     if (tip) tip.hidden = true;
+    outline(null);
+  }
+  // A derived road's mark names the Big Road cells it compared (the tip's data-compared,
+  // "col,row" as drawn): they are outlined on the Big Road while its tip shows.
+  function outline(tip) {
+    var old = document.getElementById("compared"), road = document.getElementById("road-big_road");
+    if (old) old.remove();
+    var why = tip && !tip.hidden && tip.querySelector("[data-compared]"), roads = document.getElementById("roads");
+    if (!why || !road || !roads) return;
+    var cell = +roads.dataset.cell, ns = "http://www.w3.org/2000/svg", group = document.createElementNS(ns, "g");
+    group.id = "compared";
+    why.dataset.compared.split(" ").filter(Boolean).forEach(function (at) {
+      var place = at.split(","), rect = document.createElementNS(ns, "rect");
+      rect.setAttribute("class", "compared");
+      rect.setAttribute("x", place[0] * cell);
+      rect.setAttribute("y", place[1] * cell);
+      rect.setAttribute("width", cell);
+      rect.setAttribute("height", cell);
+      group.appendChild(rect);
+    });
+    road.appendChild(group);
   }
   function point(e) {
     var at = cellAt(e), tip = document.getElementById("road-tip");
@@ -53,9 +74,14 @@
     if (at.url === wanted) return;
     wanted = at.url;
     tip.hidden = true;
+    outline(null);
     tip.style.left = window.scrollX + at.left + "px";
     tip.style.top = window.scrollY + at.top + 4 + "px";
-    var show = function () { if (wanted === at.url && tip.dataset.url === at.url) tip.hidden = !tip.firstElementChild; };
+    var show = function () {
+      if (wanted !== at.url || tip.dataset.url !== at.url) return;
+      tip.hidden = !tip.firstElementChild;
+      outline(tip);
+    };
     if (tip.dataset.url === at.url) return show();
     tip.dataset.url = at.url;
     htmx.ajax("GET", at.url, { target: tip, swap: "innerHTML" }).then(show);

@@ -12,6 +12,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
+from roads.derived import Comparison
 from roads.entries import Color
 
 from ..labels import WINNER_NAMES, winner_name
@@ -133,3 +134,48 @@ def _derived_words(facts: DerivedFacts) -> str:
 
 
 __all__ = ["COLOR_NAMES", "PATTERN_NAMES", "ROAD_TITLES", "pattern_name", "road_title", "road_words", "winner_name"]
+
+
+def comparison_words(comparison: Comparison) -> str:
+    """Why a derived road's mark is red or blue, in seed 000's terms and the page's
+    language; columns and rows counted from 1, as a reader counts them on the Big Road."""
+    if comparison.new_column:
+        nearer, further = (column + 1 for column in comparison.columns)
+        if comparison.color is Color.RED:
+            return _(
+                "Red: a new column, so columns %(nearer)s and %(further)s are compared. "
+                "They have the same depth (%(depth)s)."
+            ) % {"nearer": nearer, "further": further, "depth": comparison.depths[0]}
+        return _(
+            "Blue: a new column, so columns %(nearer)s and %(further)s are compared. "
+            "Their depths differ (%(nearer_depth)s and %(further_depth)s)."
+        ) % {
+            "nearer": nearer,
+            "further": further,
+            "nearer_depth": comparison.depths[0],
+            "further_depth": comparison.depths[1],
+        }
+    place = {"column": comparison.columns[0] + 1, "row": comparison.rows[0] + 1}
+    if comparison.color is Color.BLUE:
+        return (
+            _(
+                "Blue: the same result again, so in column %(column)s the cell in row %(row)s and the one above it "
+                "are compared. One is filled, the other blank."
+            )
+            % place
+        )
+    if comparison.filled[0]:
+        return (
+            _(
+                "Red: the same result again, so in column %(column)s the cell in row %(row)s and the one above it "
+                "are compared. Both are filled."
+            )
+            % place
+        )
+    return (
+        _(
+            "Red: the same result again, so in column %(column)s the cell in row %(row)s and the one above it "
+            "are compared. Both are blank."
+        )
+        % place
+    )

@@ -26,6 +26,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, replace
 from typing import NamedTuple
 
+from roads.derived import Comparison
 from roads.engine import Roads
 from roads.entries import ROWS, Color, RoadRound, Winner
 
@@ -323,3 +324,22 @@ def mark_at(roads: Roads, name: str, col: int, row: int) -> list[int]:
                 return sorted(([] if c.entry.index is None else [c.entry.index]) + c.entry.tie_indices)
         return []
     return [c.index for c in roads.derived[name].cells if (c.col, c.row) == (col, row) and c.index is not None]
+
+
+def compared_cells(roads: Roads, comparison: Comparison) -> list[tuple[int, int]]:
+    """The Big Road cells (col, row, as drawn) a derived road's mark compared: every
+    cell of both columns for a new column; the two cells of one column for the same
+    result again, a blank one where the column's own cells would have gone."""
+    if comparison.new_column:
+        wanted = [(col, row) for col, depth in zip(comparison.columns, comparison.depths, strict=True)
+                  for row in range(depth)]  # fmt: skip
+    else:
+        wanted = [(comparison.columns[0], row) for row in comparison.rows]
+    drawn = []
+    for col, row in wanted:
+        cell = roads.big_road_cell(col, row)
+        if cell is not None:
+            drawn.append((cell.col, cell.row))
+        elif row < ROWS and (top := roads.big_road_cell(col, 0)) is not None:
+            drawn.append((top.col, row))  # a blank under the column's top, where it would have grown
+    return drawn

@@ -8,6 +8,7 @@ from django.shortcuts import get_object_or_404, render
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 
+from roads.derived import CYCLES
 from roads.patterns import PATTERNS, Pattern
 
 from .. import selectors
@@ -113,4 +114,10 @@ def round_tip(request: HttpRequest, slug: str) -> HttpResponse:
     road_data = roads_of(list(selectors.shoe_rounds(shoe=shoe)))  # voided rounds are on no road
     indices = svg.mark_at(road_data.roads, road, int(query["col"]), int(query["row"]))
     rounds = [road_data.rounds[i] for i in indices]
-    return render(request, "tables/_round_tip.html", {"rounds": rounds, "road": labels.road_title(road)})
+    context: dict[str, object] = {"rounds": rounds, "road": labels.road_title(road)}
+    # A derived road's mark says why it is red or blue, and which Big Road cells it compared.
+    why = road_data.roads.comparison(road, indices[0]) if indices and road in CYCLES else None
+    if why is not None:
+        context["why"] = labels.comparison_words(why)
+        context["compared"] = " ".join(f"{col},{row}" for col, row in svg.compared_cells(road_data.roads, why))
+    return render(request, "tables/_round_tip.html", context)

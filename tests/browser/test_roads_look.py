@@ -265,3 +265,58 @@ def test_the_colour_blind_theme_is_a_switch_the_browser_remembers_and_an_address
         assert shown_shape(page, "bead-P") == "RECT"
         page.goto(f"{server.url}/lobby/screen/?theme=sepia")  # not a theme: the page keeps the remembered one
         assert page.evaluate("document.documentElement.dataset.theme") == "colorblind"
+
+
+SAID_FIRST = {"en": ("Red: ", "Blue: "), "th": ("แดง: ", "น้ำเงิน: "), "zh-hant": ("紅：", "藍：")}
+
+
+def tap_mark(page: Any, road: str, col: int, row: int, size: str) -> None:
+    """Tap (on a phone) or hover (on a desktop) the mark in a cell of a road."""
+    box = page.locator(f"#roads .road-box:has(#road-{road})")
+    box.scroll_into_view_if_needed()
+    x, y = page.evaluate(
+        """([road, col, row]) => { const svg = document.getElementById('road-' + road);
+            const box = svg.getBoundingClientRect(), view = svg.viewBox.baseVal, k = box.height / view.height;
+            return [box.left + ((col + .5) * 20 - view.x) * k, box.top + (row + .5) * 20 * k]; }""",
+        [road, col, row],
+    )
+    if size == "phone-360":
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.move(x, y)
+
+
+@pytest.mark.parametrize(("size", "language"), [("desktop", "en"), ("phone-360", "th"), ("desktop", "zh-hant")])
+def test_a_derived_mark_tapped_or_hovered_outlines_the_big_road_cells_it_compared_and_says_why(
+    server: LiveServer, browser: Any, size: str, language: str
+) -> None:
+    slug = "explained"
+    if (
+        not server.manage(
+            "shell", "-c", f"from tables.models import Table; print(Table.objects.filter(slug={slug!r}).exists())"
+        )
+        .strip()
+        .endswith("True")
+    ):
+        long_table(server, slug)
+    with sized_page(browser, size) as page:
+        page.goto(f"{server.url}/tables/{slug}/?lang={language}")
+        page.wait_for_selector(LIVE)
+        small = page.locator("#road-small_road").inner_html()
+        newest = max(marks(small, "dot-red") + marks(small, "dot-blue"))  # in view on every screen
+        tap_mark(page, "small_road", *newest, size)
+        why = page.wait_for_selector("#road-tip:not([hidden]) .tip-why")
+        compared = [tuple(map(int, at.split(","))) for at in why.get_attribute("data-compared").split()]
+        outlined = page.evaluate(
+            """() => [...document.querySelectorAll('#road-big_road rect.compared')]
+                .map(r => [+r.getAttribute('x') / 20, +r.getAttribute('y') / 20])"""
+        )
+        screenshot(page, f"explained-{size}-{language}", full_page=False)
+        assert [tuple(cell) for cell in outlined] == compared and len(compared) >= 2
+        words = why.inner_text()
+        assert words.startswith(SAID_FIRST[language]), words  # "Red:" or "Blue:", in the page's language
+        tip = page.locator("#road-tip").bounding_box()
+        viewport = page.viewport_size
+        assert tip["x"] >= 0 and tip["x"] + tip["width"] <= viewport["width"], "the explanation stays on the screen"
+        if size == "phone-360":  # a bottom sheet across the screen
+            assert tip["width"] >= 0.9 * viewport["width"] and tip["y"] + tip["height"] >= viewport["height"] - 12

@@ -14,7 +14,7 @@ from tables.background import tasks
 from tables.live import consumers, lobby_group
 from tables.models import Table
 from tables.pages import fragments
-from tests.html import Prefix, find, find_all
+from tests.html import Element, Prefix, find, find_all
 from tests.pushes import page_opens
 from tests.road_marks import marks
 from tests.rounds import SEED
@@ -250,6 +250,32 @@ def test_a_road_mark_tells_its_round_on_demand_and_the_browser_may_keep_the_answ
     assert "Round 1</b>" in big and "Round 2</b>" in big and "Player wins 9–3" in big and "Round 3</b>" not in big
     assert "Round" not in tip("big_road", 4, 4)  # an empty cell
     assert "Round 4</b>" in tip("big_eye_road", 0, 0)
+
+
+def test_a_derived_mark_says_why_it_is_red_or_blue_and_names_the_big_road_cells_it_compared(
+    client: Client, baccarat_1
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.round_record(table=table, **SEED)  # Player
+    services.round_record(table=table, player=["2H", "3D"], banker=["9S", "KH"])  # Banker
+    services.round_record(table=table, player=["2S", "3C"], banker=["9D", "KD"])  # Banker again: Big Eye's first mark
+
+    def why(road: str, col: int, row: int, lang: str = "en") -> Element:
+        query = {"shoe": 1, "road": road, "col": col, "row": row, "v": "1:3:0", "lang": lang}
+        return find(client.get("/tables/baccarat-1/tip/", query).content.decode(), "p", cls="tip-why")
+
+    # "compare the cell to the left of the newly created entry with the cell directly above
+    # that one": left of round 3 (column 2, row 2) is column 1's blank row 2, above it round 1.
+    said = why("big_eye_road", 0, 0)
+    assert said.text == (
+        "Blue: the same result again, so in column 1 the cell in row 2 and the one above it are compared. "
+        "One is filled, the other blank."
+    )
+    assert said.attrs["data-compared"] == "0,1 0,0"  # drawn (col,row): the blank below round 1, and round 1
+    assert why("big_eye_road", 0, 0, "zh-hant").text.startswith("藍：")
+    big_road = client.get("/tables/baccarat-1/tip/", {"shoe": 1, "road": "big_road", "col": 0, "row": 0})
+    assert not find_all(big_road.content.decode(), "p", cls="tip-why"), "a Big Road mark compares nothing"
 
 
 def test_a_tip_for_something_that_is_not_a_cell_of_a_road_is_not_found(client: Client, baccarat_1) -> None:

@@ -1,6 +1,11 @@
 """Big Eye Road, Small Road and Cockroach Road (seed 000)."""
 
+import random
+
 import pytest
+
+from roads.derived import Comparison
+from roads.entries import Color
 
 from .pictures import derived, expected, roads_of
 
@@ -97,3 +102,51 @@ def test_a_derived_road_gets_a_dragon_tail_too() -> None:
         .r.
         .rr
     """)
+
+
+# --- Why a mark is red or blue (issue 31: marks that explain themselves).
+
+
+def test_a_new_column_on_the_big_eye_road_compares_the_depths_of_the_previous_two_columns() -> None:
+    roads = roads_of("B B P P B")  # round 5 starts column 3; columns 2 and 1 are both 2 deep
+    why = roads.comparison("big_eye_road", 4)
+    assert why == Comparison(Color.RED, True, columns=(1, 0), depths=(2, 2))
+    roads = roads_of("B B B P P B")  # columns 2 and 1: 2 and 3 deep
+    assert roads.comparison("big_eye_road", 5) == Comparison(Color.BLUE, True, columns=(1, 0), depths=(2, 3))
+
+
+def test_the_small_road_compares_the_first_and_third_columns_to_the_left_and_the_cockroach_the_fourth() -> None:
+    roads = roads_of("B P B P B")
+    assert roads.comparison("small_road", 4).columns == (3, 1)
+    roads = roads_of("B P B P B P")
+    assert roads.comparison("cockroach_road", 5).columns == (4, 1)
+
+
+def test_the_same_outcome_again_compares_the_cell_left_of_the_new_entry_with_the_one_above_it() -> None:
+    roads = roads_of("B P P")  # round 3 under round 2; left of it (column 1, row 2) blank, above it filled
+    assert roads.comparison("big_eye_road", 2) == Comparison(
+        Color.BLUE, False, columns=(0,), depths=(1,), rows=(1, 0), filled=(False, True)
+    )
+    roads = roads_of("B B P P")  # both filled: red
+    assert roads.comparison("big_eye_road", 3).filled == (True, True)
+    roads = roads_of("B P P P")  # both blank: red
+    assert roads.comparison("big_eye_road", 3) == Comparison(
+        Color.RED, False, columns=(0,), depths=(1,), rows=(2, 1), filled=(False, False)
+    )
+
+
+def test_a_round_that_made_no_mark_has_nothing_to_explain() -> None:
+    roads = roads_of("B P T")
+    assert roads.comparison("big_eye_road", 0) is None and roads.comparison("big_eye_road", 2) is None
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_every_explained_mark_has_the_colour_the_road_drew(seed: int) -> None:
+    rng = random.Random(seed)
+    roads = roads_of(" ".join(rng.choice("BBBPPPT") for _ in range(80)))
+    for name, road in roads.derived.items():
+        for cell in road.cells:
+            why = roads.comparison(name, cell.index)
+            assert why is not None and why.color is cell.color, (name, cell)
+            for column in why.columns:  # every column it compared is on the Big Road
+                assert roads.big_road_cell(column, 0) is not None
