@@ -52,4 +52,32 @@
   window.addEventListener("resize", function () {
     document.querySelectorAll(".road-box").forEach(function (box) { size(box); mark(box); });
   });
+
+  // The Big Road cells a derived road's mark compared ("col,row" as drawn, space
+  // apart), outlined on the Big Road: asked by a mark's tip on the table page
+  // (table.js's "roads:compared" event), or by an explanation on the round's desk page
+  // while it is pointed at, focused or tapped. A push that redraws the road drops them.
+  function outline(compared) {
+    var old = document.getElementById("compared"), road = document.getElementById("road-big_road");
+    if (old) old.remove();
+    if (!compared || !road) return;
+    var ns = "http://www.w3.org/2000/svg", group = document.createElementNS(ns, "g");
+    group.id = "compared";
+    compared.split(" ").filter(Boolean).forEach(function (at) {
+      var place = at.split(","), rect = document.createElementNS(ns, "rect");
+      rect.setAttribute("class", "compared");
+      rect.setAttribute("x", place[0] * 20); // 20: tables/pages/svg.py's CELL
+      rect.setAttribute("y", place[1] * 20);
+      rect.setAttribute("width", 20);
+      rect.setAttribute("height", 20);
+      group.appendChild(rect);
+    });
+    road.appendChild(group);
+  }
+  document.addEventListener("roads:compared", function (e) { outline(e.detail); });
+  function explained(e) {
+    var why = e.target.closest && e.target.closest(".why-marks [data-compared]");
+    if (why) outline(why.dataset.compared);
+  }
+  ["mouseover", "focusin", "click"].forEach(function (type) { document.addEventListener(type, explained); });
 })();

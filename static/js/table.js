@@ -48,25 +48,11 @@
     if (tip) tip.hidden = true;
     outline(null);
   }
-  // A derived road's mark names the Big Road cells it compared (the tip's data-compared,
-  // "col,row" as drawn): they are outlined on the Big Road while its tip shows.
+  // A derived road's mark names the Big Road cells it compared: roads.js outlines them
+  // while its tip shows.
   function outline(tip) {
-    var old = document.getElementById("compared"), road = document.getElementById("road-big_road");
-    if (old) old.remove();
-    var why = tip && !tip.hidden && tip.querySelector("[data-compared]"), roads = document.getElementById("roads");
-    if (!why || !road || !roads) return;
-    var cell = +roads.dataset.cell, ns = "http://www.w3.org/2000/svg", group = document.createElementNS(ns, "g");
-    group.id = "compared";
-    why.dataset.compared.split(" ").filter(Boolean).forEach(function (at) {
-      var place = at.split(","), rect = document.createElementNS(ns, "rect");
-      rect.setAttribute("class", "compared");
-      rect.setAttribute("x", place[0] * cell);
-      rect.setAttribute("y", place[1] * cell);
-      rect.setAttribute("width", cell);
-      rect.setAttribute("height", cell);
-      group.appendChild(rect);
-    });
-    road.appendChild(group);
+    var why = tip && !tip.hidden && tip.querySelector("[data-compared]");
+    document.dispatchEvent(new CustomEvent("roads:compared", { detail: why ? why.dataset.compared : "" }));
   }
   function point(e) {
     var at = cellAt(e), tip = document.getElementById("road-tip");

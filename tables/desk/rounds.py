@@ -3,12 +3,15 @@ voids it."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from django import forms
 from django.utils.html import format_html_join
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+
+from roads.derived import CYCLES
+from roads.engine import Roads
 
 from .. import selectors
 from ..game.bets import BetType
@@ -16,6 +19,7 @@ from ..game.outcome import Winner
 from ..labels import bet_label
 from ..models import Round
 from ..pages import receipts, svg
+from ..pages import road_labels as labels
 from ..pages.fragments import TABLE_ROADS
 from ..pages.road_data import roads_after
 
@@ -48,6 +52,26 @@ def _odds_rows(odds: dict[str, Any]) -> list[tuple[str, float]]:
     return rows
 
 
+class WhyMark(NamedTuple):
+    road: str  # the derived road's title
+    color: str  # "red" or "blue"
+    words: str  # why, in seed 000's terms
+    compared: str  # the Big Road cells it compared, "col,row" as drawn
+
+
+def _why_marks(roads: Roads, index: int | None) -> list[WhyMark]:
+    """Why each derived road marked this round red or blue, in the page's language."""
+    if index is None:
+        return []
+    why = ((name, roads.comparison(name, index)) for name in CYCLES)
+    return [
+        WhyMark(labels.road_title(name), comparison.color.value, labels.comparison_words(comparison),
+                " ".join(f"{col},{row}" for col, row in svg.compared_cells(roads, comparison)))
+        for name, comparison in why
+        if comparison is not None
+    ]  # fmt: skip
+
+
 def round_desk_context(round_: Round) -> dict[str, Any]:
     """What the round's page shows: its hands, every bet, the odds after it, the shoe's
     roads as they stood after it with this round marked, its neighbours and its history."""
@@ -63,6 +87,7 @@ def round_desk_context(round_: Round) -> dict[str, Any]:
         "odds": round_.odds,
         "odds_rows": _odds_rows(round_.odds or {}),
         "boards": svg.boards(road_data.roads, TABLE_ROADS, whole=True, marked=marked),
+        "why_marks": _why_marks(road_data.roads, marked),
         "previous": shoe.rounds.filter(number__lt=round_.number).order_by("-number").first(),
         "next": shoe.rounds.filter(number__gt=round_.number).order_by("number").first(),
         "events": selectors.round_audit_events(round_=round_),

@@ -17,7 +17,7 @@ from tables import selectors, services
 from tables.demo.simulator import TableDealer
 from tables.game.bets import BetType
 from tables.models import AppendOnlyError, Round, RoundAudit, Table
-from tests.html import find, find_all
+from tests.html import Prefix, find, find_all
 
 
 def dealt_rounds(table: Table, count: int) -> list[Round]:
@@ -229,6 +229,18 @@ def test_a_change_list_in_thai_from_its_address_lists_its_rounds_in_thai(owner, 
     page = answer.content.decode()
     assert find(page, "html").attrs["lang"] == "th"
     assert all(round_.round_id in page for round_ in rounds)
+
+
+def test_a_rounds_page_says_why_each_derived_road_marked_it_red_or_blue(owner, baccarat_1) -> None:
+    table = baccarat_1[0]
+    services.shoe_start(table=table)
+    for player, banker in ((["9H", "KC"], ["2S", "5S"]), (["2H", "3D"], ["9S", "KH"]), (["2C", "3C"], ["9D", "KD"])):
+        services.round_record(table=table, player=player, banker=banker)  # Player, Banker, Banker again
+    third = Round.objects.get(shoe__table=table, number=3)
+    page = logged_in(owner).get(f"/admin/tables/round/{third.pk}/change/").content.decode()
+    (why,) = find_all(page, "li", data_compared=Prefix(""))  # only the Big Eye Road has begun
+    assert why.text.startswith("Big Eye Road") and "Blue: the same result again, so in column 1" in why.text
+    assert why.attrs["data-compared"] == "0,1 0,0" and why.attrs["tabindex"] == "0"
 
 
 # --- Lookup and lists.
