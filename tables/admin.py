@@ -44,6 +44,8 @@ from .templatetags import cards
 # Sign-ins go through the throttled form (its documented hook); config/urls.py routes
 # the login page through tables.access.login.login, which answers its refusals with 429.
 admin.site.login_form = login.ThrottledLoginForm
+# The admin is the product's reviewer's desk: its name, not Django's (templates/admin/base_site.html).
+admin.site.site_header = admin.site.site_title = gettext_lazy("Baccarat Roads")
 
 VOID_PERMISSION = "tables.void_round"
 ROTATE_PERMISSION = "tables.rotate_token"

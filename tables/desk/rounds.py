@@ -36,9 +36,10 @@ class VoidForm(forms.Form):
 
 
 def cards_html(cards: tuple) -> str:
-    """A hand's cards as admin lists show them, hearts and diamonds red."""
+    """A hand's cards as admin lists show them, hearts and diamonds red (admin.css colours
+    them for admin's light and dark themes)."""
     return format_html_join(
-        " ", "<span style='color:{}'>{}</span>", ((("#c00" if c.suit.is_red else "#000"), c.label) for c in cards)
+        " ", "<span class='{}'>{}</span>", ((("suit-red" if c.suit.is_red else "suit-black"), c.label) for c in cards)
     )
 
 

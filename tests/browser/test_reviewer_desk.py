@@ -13,6 +13,7 @@ from tests.road_marks import marks
 from tests.rounds import SEED
 
 from .browsing import SIZES, LiveServer, screenshot, sized_page
+from .measuring import contrast
 
 BANKER_NATURAL = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}
 USERS = (
@@ -117,7 +118,7 @@ def test_screenshots_of_the_desk(desk: LiveServer, browser: Any) -> None:
             page.wait_for_selector("#round-desk")
             screenshot(page, f"desk-round-zh-hans-{size}")
             widths[f"round@{size} in zh-hans"] = page.evaluate("document.documentElement.scrollWidth")
-            page.goto(desk.url + "/admin/tables/round/")
+            page.goto(desk.url + "/admin/tables/round/")  # the newest round first: this test's
             screenshot(page, f"desk-rounds-{size}")
             widths[f"rounds@{size}"] = page.evaluate("document.querySelector('#result_list').scrollWidth")
             widths[f"rounds-box@{size}"] = page.evaluate("document.querySelector('.results').clientWidth")
@@ -126,3 +127,53 @@ def test_screenshots_of_the_desk(desk: LiveServer, browser: Any) -> None:
         if name.startswith("round@"):  # the list may scroll in its own box on a phone
             assert width <= SIZES[size][0], f"{name} is {width} px wide"
     assert widths["rounds@desktop"] <= widths["rounds-box@desktop"]  # every column of the list in view at 1440 px
+
+
+FELT, GOLD = "rgb(13, 21, 18)", "rgb(216, 179, 90)"  # the product's darkest green and its gold
+
+
+def colours(page: Any, selector: str) -> tuple[str, str]:
+    """(text colour, the background it sits on) of the first element ``selector`` finds."""
+    return page.evaluate(
+        """s => { const e = document.querySelector(s), colour = getComputedStyle(e).color;
+            for (let at = e; at; at = at.parentElement) {
+                const bg = getComputedStyle(at).backgroundColor;
+                if (bg !== 'rgba(0, 0, 0, 0)') return [colour, bg];
+            }
+            return [colour, 'rgb(255, 255, 255)']; }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+def test_the_admin_wears_the_products_colours_legibly_in_both_of_its_themes(
+    desk: LiveServer, browser: Any, theme: str
+) -> None:
+    slug = f"desk-{theme}"
+    desk.table(slug, f"Desk {theme}")
+    desk.post(slug, "shoes")
+    desk.post(slug, "rounds", SEED)  # Player wins: a bet row marked won
+    context = browser.new_context(viewport={"width": 1440, "height": 900}, color_scheme=theme)
+    page = context.new_page()
+    try:
+        log_in(page, desk, "rita", "pw-rita-1")
+        assert page.evaluate("getComputedStyle(document.getElementById('header')).backgroundColor") == FELT
+        assert colours(page, "#site-name a")[0] == GOLD and page.inner_text("#site-name").endswith("Baccarat Roads")
+        page.goto(desk.url + "/admin/tables/round/")  # the newest round first: this test's
+        screenshot(page, f"admin-rounds-{theme}", full_page=False)
+        for selector in (
+            "#result_list tbody th a",
+            "#result_list .suit-black",
+            "#result_list .suit-red",
+            "#changelist-filter a",
+        ):
+            assert contrast(*colours(page, selector)) >= 4.5, (selector, colours(page, selector))
+        page.click("#result_list tbody th a")
+        page.wait_for_selector(".desk-bets")
+        screenshot(page, f"admin-round-{theme}")
+        assert contrast(*colours(page, ".desk-bets tr.bet-win th")) >= 4.5, "a won bet reads on its green"
+        assert contrast(*colours(page, ".desk-copy")) >= 4.5 and contrast(*colours(page, ".desk-void-button")) >= 4.5
+        if theme == "dark":
+            assert page.evaluate("getComputedStyle(document.body).backgroundColor") == FELT
+    finally:
+        context.close()
