@@ -2,7 +2,8 @@
 // pages of 7, not 12 and 2) and turning every 15 seconds; the grid of a page is the one
 // (columns × rows) that gives its roads the biggest marks, so 1, 2, 6 or 12 tables all
 // fill the screen, every card of a page the same size. Each card's roads are sized so
-// their six rows fill what the card has left, and their view shows the newest columns; a
+// their six rows fill what the card has left, smaller (never under what reads from 3 m)
+// so the page's whole shoes show from their first column, else their newest columns; a
 // pushed card is fitted as it arrives.
 (function () {
   var grid = document.getElementById("lobby-grid");
@@ -51,7 +52,25 @@
     svg.setAttribute("viewBox", [start * CELL, 0, columns * CELL, ROWS * CELL].join(" "));
   }
 
-  function fit(card) {
+  // The columns a card's roads hold, from the shoe's first to one past the newest (a
+  // card draws the whole shoe's marks: tables/templatetags/road_svg.py).
+  function needed(svg) {
+    var marks = svg && svg.querySelector("g"), box = marks && marks.getBBox();
+    return box && box.width + box.height > 0 ? Math.floor((box.x + box.width) / CELL) + 2 : 1;
+  }
+
+  // What the page's cards need to show their whole shoes: the most columns any of them
+  // needs, so that every card of the page keeps one cell size.
+  function wanted(here) {
+    var most = { bead: 1, big: 1 };
+    here.forEach(function (card) {
+      most.bead = Math.max(most.bead, needed(card.querySelector("svg.road-bead_plate")));
+      most.big = Math.max(most.big, needed(card.querySelector("svg.road-big_road")));
+    });
+    return most;
+  }
+
+  function fit(card, want) {
     var roads = card.querySelector(".card-roads");
     var bead = roads && roads.querySelector("svg.road-bead_plate"), big = roads && roads.querySelector("svg.road-big_road");
     if (!bead || !big) return;
@@ -59,20 +78,25 @@
     roads.style.gridTemplateColumns = roads.style.height = "";
     var gap = parseFloat(getComputedStyle(roads).columnGap) || 0;
     var width = roads.clientWidth, height = roads.clientHeight, a = arrangement(width, height, gap);
+    // Smaller cells, down to SMALLEST, when that shows the page's whole shoes.
+    var across = a.stacked ? width : width - gap, need = a.stacked ? Math.max(want.bead, want.big) : want.bead + want.big;
+    var cell = Math.min(a.cell, Math.max(SMALLEST, across / need)), whole = across / cell >= need - 0.01;
+    var used = ((a.stacked ? 2 * ROWS : ROWS) * cell + (a.stacked ? gap : 0)) / height;
     roads.classList.toggle("stacked", a.stacked);
-    if (a.used < 0.995) { // rows of square cells fill no more than this: the card centres them
-      roads.style.height = a.used * height + "px";
+    if (used < 0.995) { // rows of square cells fill no more than this: the card centres them
+      roads.style.height = used * height + "px";
     }
     if (a.stacked) {
-      view(bead, width / a.cell);
-      view(big, width / a.cell);
+      view(bead, width / cell);
+      view(big, width / cell);
     } else {
-      var beadColumns = Math.round(a.columns / 3); // a third, as on a lobby card
-      roads.style.gridTemplateColumns = beadColumns * a.cell + "px minmax(0, 1fr)";
+      // The Bead Plate's whole shoe when it all fits, else a third, as on a lobby card.
+      var beadColumns = whole ? want.bead : Math.round(across / cell / 3);
+      roads.style.gridTemplateColumns = beadColumns * cell + "px minmax(0, 1fr)";
       view(bead, beadColumns);
-      view(big, (width - gap - beadColumns * a.cell) / a.cell);
+      view(big, (across - beadColumns * cell) / cell);
     }
-    card.dataset.cell = a.cell.toFixed(1); // for the tests and for whoever looks
+    card.dataset.cell = cell.toFixed(1); // for the tests and for whoever looks
   }
 
   // The grid for `count` cards: every columns × rows that holds them, measured on the
@@ -142,7 +166,8 @@
       laidOut = key;
     }
     heads(here);
-    here.forEach(fit);
+    var want = wanted(here);
+    here.forEach(function (card) { fit(card, want); });
     pager(all.length, pages, turned !== false);
   }
 

@@ -38,11 +38,11 @@ def road(context: template.Context, board: svg.Board, live: bool = False) -> dic
 @register.simple_tag
 def road_board(shoe_roads: ShoeRoads, name: str, columns: int) -> svg.Board:
     """A road with its newest ``columns`` in view (a lobby card's are compact and do not
-    scroll), and the marks of as many columns again before them: the lobby wall's
-    bigger cards widen the view over them (static/js/lobby_screen.js). Twice the view,
-    not the whole shoe: a card's push stays small however long the shoe runs."""
+    scroll), and the marks of the whole shoe: the lobby wall widens the view over them,
+    to the shoe's first column where its cells stay readable (static/js/lobby_screen.js).
+    A shoe ends at the cut card, so a card's push stays small however long a table runs."""
     board = svg.boards(shoe_roads.roads, {name: columns}, whole=False)[name]
-    return dataclasses.replace(board, drawn_from=max(0, board.first - columns))
+    return dataclasses.replace(board, drawn_from=0)
 
 
 @register.simple_tag
