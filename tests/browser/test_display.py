@@ -308,6 +308,13 @@ def deal_naturals(server: LiveServer, slug: str, shoe: NaturalShoe, winners: str
         server.post(slug, "rounds", shoe.round(winner))
 
 
+def banker_counts(page: Any) -> list[str]:
+    """The colours of the Banker's counts a screen shows (the display's stats, the wall's cards)."""
+    return page.evaluate(
+        "[...document.querySelectorAll('.stat-B dd:first-of-type, .counts .c-B')].map(e => getComputedStyle(e).color)"
+    )
+
+
 STANDARD = {"theme": "standard", "banker": "#d9342b", "player": "#1f6fd1", "tie": "#15803d"}
 COLOUR_BLIND = {"theme": "colorblind", "banker": "#b35000", "player": "#0072b2", "tie": "#007a5e"}  # Okabe-Ito
 
@@ -328,9 +335,11 @@ def test_the_display_and_the_wall_take_the_colour_blind_theme_from_their_address
             assert theme_colours(page) == COLOUR_BLIND, screen
             square = page.evaluate("getComputedStyle(document.querySelector('#mark-bead-P .shape-cb')).display")
             assert square != "none", f"the {screen}'s Player beads are square"
+            assert set(banker_counts(page)) == {"rgb(240, 160, 80)"}, f"the {screen}'s Banker counts in its orange"
             page.goto(f"{server.url}{path}?theme=standard")
             page.wait_for_selector(LIVE, state="attached")
             assert theme_colours(page) == STANDARD, screen
+            assert set(banker_counts(page)) == {"rgb(255, 107, 98)"}, screen
 
 
 LANGUAGES = ("en", "zh-hant", "th")
