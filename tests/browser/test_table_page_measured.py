@@ -1,0 +1,108 @@
+"""The table page measured at every size a player or an operator uses it (issue 31): on a
+full 80-round shoe and a long-streak shoe, in English, 繁體中文 and ไทย. On a phone the
+Big Road comes first with the largest cells and its newest columns in view; on a desktop
+or a wide screen every road shows the whole shoe; at every size nothing scrolls sideways,
+no text runs into other text or is cut, and a translated page has no English left in
+its headings, labels and buttons."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from tables.game.shoe import DealingShoe
+
+from .browsing import SIZES, LiveServer, page_width, screenshot, serving, sized_page
+from .measuring import text_collisions, text_cut
+from .naturals import NaturalShoe
+from .test_languages import english_left, headings
+from .test_roads_look import cards, road_figures
+
+LIVE = "#connection.connection-live"
+PHONES = ("phone-360", "phone-390")
+LANGUAGES = ("en", "zh-hant", "th")
+READABLE_ON_A_PHONE = 22  # CSS px: the Big Road's cells on a phone, at the least
+
+
+def streaks(lengths: list[int], rounds: int) -> str:
+    """Banker and Player in turn, each for the next of ``lengths``: a long-streak shoe."""
+    winners = ""
+    for i, length in enumerate(itertools.cycle(lengths)):
+        winners += "BP"[i % 2] * length
+        if len(winners) >= rounds:
+            return winners[:rounds]
+    raise AssertionError("unreachable")
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    yield from serving(LiveServer(tmp_path_factory.mktemp("measured")))
+
+
+@pytest.fixture(scope="module")
+def shoes(server: LiveServer) -> dict[str, str]:
+    """Two tables: a whole shoe dealt by the rules to the cut card, and a long-streak shoe."""
+    server.table("full-shoe", "Baccarat 1")
+    server.post("full-shoe", "shoes")
+    shoe = DealingShoe.shuffled(rng=random.Random(80))
+    while not shoe.finished:
+        server.post("full-shoe", "rounds", cards(shoe.deal()))
+    server.table("long-streaks", "Squeeze Baccarat 6")
+    server.post("long-streaks", "shoes")
+    naturals = NaturalShoe()
+    for winner in streaks([1] * 10 + [9] + [1] * 8 + [7], 72):
+        server.post("long-streaks", "rounds", naturals.round(winner))
+    return {"an 80-round shoe": "full-shoe", "a long-streak shoe": "long-streaks"}
+
+
+def ids_cut(page: Any) -> list[str]:
+    """The round IDs of the game history that do not show whole."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#history tbody td a[href^="/rounds/"]')]
+            .filter(a => a.scrollWidth > a.clientWidth || a.getBoundingClientRect().width < a.scrollWidth)
+            .map(a => a.textContent)"""
+    )
+
+
+def top_road(page: Any) -> str:
+    """The road a reader meets first, going down the page."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('#roads svg.road')]
+            .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0].id"""
+    )
+
+
+@pytest.mark.parametrize("shoe", ["an 80-round shoe", "a long-streak shoe"])
+@pytest.mark.parametrize("size", list(SIZES))
+def test_the_table_page_at_each_size_in_three_languages(
+    server: LiveServer, browser: Any, shoes: dict[str, str], size: str, shoe: str
+) -> None:
+    slug, (width, _) = shoes[shoe], SIZES[size]
+    with sized_page(browser, size) as page:
+        english: set[str] = set()
+        for language in LANGUAGES:
+            page.goto(f"{server.url}/tables/{slug}/?lang={language}")
+            page.wait_for_selector(LIVE)
+            screenshot(page, f"measured-{slug}-{size}-{language}", full_page=False)
+            if language == "en":
+                english = set(headings(page)) - {page.inner_text("h1")}  # the table's name is a name
+            else:
+                assert english_left(page, english) == [], f"{language}: English left"
+            assert page_width(page) <= width, "the page scrolls sideways"
+            assert text_collisions(page, "main") == [] and text_cut(page, "main") == [], language
+            figures = road_figures(page)
+            for name, road in figures.items():
+                assert road["boxLeft"] <= road["newestX"] <= road["boxRight"], f"{name}: newest column out of view"
+            assert ids_cut(page) == [], "a round's ID is read out whole in a dispute"
+            if size in PHONES:
+                assert top_road(page) == "road-big_road", "a phone's first road is the Big Road"
+                big = figures["big_road"]["cell"]
+                assert big >= READABLE_ON_A_PHONE and big >= max(road["cell"] for road in figures.values())
+            elif width >= 1440:
+                assert {name: road["left"] for name, road in figures.items()} == dict.fromkeys(figures, 0), (
+                    "every road whole on a desktop"
+                )
