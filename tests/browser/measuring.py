@@ -1,6 +1,7 @@
-"""What the screens' tests measure in the browser (issue 31: read from 3 m): text that
-runs into other text or is cut, a Big Road's tie counts as drawn, the colours a theme
-gives, and WCAG's contrast ratio of two colours."""
+"""What the screens' tests measure in the browser (issue 31): text that runs into other
+text or is cut, a Big Road's tie counts as drawn, the colours a theme gives, WCAG's
+contrast ratio of two colours, the words a translated page leaves in English, and each
+road's cells, columns out of view and newest mark on a table page."""
 
 from __future__ import annotations
 
@@ -150,3 +151,63 @@ def tie_count_faults(tie: TieCount) -> list[str]:
     if contrast(tie.digits, tie.halo_colour) < MIN_CONTRAST:
         faults.append(f"contrast {contrast(tie.digits, tie.halo_colour):.2f} against the halo")
     return faults
+
+
+# The headings, labels and buttons a translated page must not leave in English.
+HEADINGS = "h1, h2, h3, summary, th, dt, .road-name, .panel-head, label:not(.language-pick), button, .badge, legend"
+KEPT = re.compile(r"Baccarat|Lang\w*|API|ID|JSON|SHA-512|English|Tiếng Việt|[A-Z]\b")
+ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
+
+
+def headings(page: Any) -> list[str]:
+    return page.eval_on_selector_all(HEADINGS, "els => els.filter(e => e.offsetParent).map(e => e.innerText)")
+
+
+def english_left(page: Any, english: set[str]) -> list[str]:
+    """The headings, labels and buttons on the page that read as they do on the English
+    page (Vietnamese is written in Latin letters too, so the letters alone cannot tell)."""
+    return [t for t in headings(page) if t in english and ENGLISH_WORD.search(KEPT.sub("", t))]
+
+
+def road_figures(page: Any) -> dict[str, dict[str, float]]:
+    """Per road: the CSS px of a cell and of its box, the px hidden left and right of the
+    box's view, and where the newest mark is on screen against the box."""
+    return page.evaluate("""() => {
+        const out = {};
+        document.querySelectorAll("#roads .road-box").forEach(box => {
+            const svg = box.querySelector("svg.road"), r = svg.getBoundingClientRect(), b = box.getBoundingClientRect();
+            const cell = r.height / 6, vb = svg.viewBox.baseVal;
+            let newest = -1;
+            svg.querySelectorAll("g[id^=marks] path").forEach(p => {
+                const xs = (p.getAttribute("d").match(/[\\d.]+/g) || []).filter((_, i) => i % 2 === 0).map(Number);
+                newest = Math.max(newest, ...xs);
+            });
+            const x = r.left + (newest - vb.x) * (r.width / vb.width);
+            out[svg.id.replace("road-", "")] = {
+                cell: cell, box: b.width, left: box.scrollWidth - box.clientWidth + box.scrollLeft,
+                right: -box.scrollLeft, newestX: x, boxLeft: b.left, boxRight: b.right, columns: vb.width / 20,
+                earlier: box.parentElement.classList.contains("has-earlier"),
+            };
+        });
+        return out;
+    }""")
+
+
+FIRST_ROAD = """[...document.querySelectorAll('#roads svg.road')]
+    .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0].id"""  # the road on top
+
+
+def drawn_over_marks(page: Any) -> list[str]:
+    """The roads whose board lies under a scroll hint (a road frame's chevron)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.road-frame')].filter(frame => {
+            const box = frame.querySelector('.road-box').getBoundingClientRect();
+            return ['::before', '::after'].some(which => {
+                const hint = getComputedStyle(frame, which);
+                if (hint.display === 'none') return false;
+                const f = frame.getBoundingClientRect(), width = parseFloat(hint.width);
+                const left = which === '::before' ? f.left - width : f.right;
+                return left < box.right && box.left < left + width;
+            });
+        }).map(frame => frame.querySelector('svg.road').id)"""
+    )

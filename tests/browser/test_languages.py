@@ -13,6 +13,7 @@ from django.conf import settings
 from django.utils import translation
 
 from .browsing import LiveServer, page_width, screenshot, sized_page
+from .measuring import ENGLISH_WORD, english_left, headings
 
 LIVE = "#connection.connection-live"
 TRANSLATED = [code for code, _ in settings.LANGUAGES if code != "en"]
@@ -20,11 +21,8 @@ ROAD_NAMES = {
     "zh-hans": ["珠盘路", "大路", "大眼仔", "小路", "曱甴路"],
     "zh-hant": ["珠盤路", "大路", "大眼仔", "小路", "曱甴路"],
 }
-HEADINGS = "h1, h2, h3, summary, th, dt, .road-name, .panel-head, label:not(.language-pick), button, .badge, legend"
 # What a heading may keep in Latin letters in any language: the product's data (table
 # names), and names that are the same everywhere.
-KEPT = re.compile(r"Baccarat|Lang\w*|API|ID|JSON|SHA-512|English|Tiếng Việt|[A-Z]\b")
-ENGLISH_WORD = re.compile(r"[A-Za-z]{3,}")
 
 
 def natural(winner: str, n: int) -> dict[str, list[str]]:
@@ -40,16 +38,6 @@ def dealt(server: LiveServer) -> str:
     for n, winner in enumerate("BBPBPPBB"):
         server.post("lang-1", "rounds", natural(winner, n))
     return "lang-1"
-
-
-def headings(page: Any) -> list[str]:
-    return page.eval_on_selector_all(HEADINGS, "els => els.filter(e => e.offsetParent).map(e => e.innerText)")
-
-
-def english_left(page: Any, english: set[str]) -> list[str]:
-    """The headings, labels and buttons on the page that read as they do on the English
-    page (Vietnamese is written in Latin letters too, so the letters alone cannot tell)."""
-    return [t for t in headings(page) if t in english and ENGLISH_WORD.search(KEPT.sub("", t))]
 
 
 def overflowing(page: Any) -> list[str]:

@@ -17,6 +17,7 @@ from tables.game.shoe import DealingShoe
 from tests.road_marks import marks
 
 from .browsing import SCREENS, LiveServer, page_width, screenshot, sized_page
+from .measuring import FIRST_ROAD, drawn_over_marks, road_figures
 
 LIVE = "#connection.connection-live"
 SHOE_SEED = 34  # a shoe whose 73 rounds make 42 Big Road columns, with pairs and ties
@@ -46,50 +47,6 @@ def long_table(server: LiveServer, slug: str) -> list[RoundOutcome]:
     for outcome in dealt[:-1]:
         server.post(slug, "rounds", cards(outcome))
     return dealt
-
-
-def road_figures(page: Any) -> dict[str, dict[str, float]]:
-    """Per road: the CSS px of a cell and of its box, the px hidden left and right of the
-    box's view, and where the newest mark is on screen against the box."""
-    return page.evaluate("""() => {
-        const out = {};
-        document.querySelectorAll("#roads .road-box").forEach(box => {
-            const svg = box.querySelector("svg.road"), r = svg.getBoundingClientRect(), b = box.getBoundingClientRect();
-            const cell = r.height / 6, vb = svg.viewBox.baseVal;
-            let newest = -1;
-            svg.querySelectorAll("g[id^=marks] path").forEach(p => {
-                const xs = (p.getAttribute("d").match(/[\\d.]+/g) || []).filter((_, i) => i % 2 === 0).map(Number);
-                newest = Math.max(newest, ...xs);
-            });
-            const x = r.left + (newest - vb.x) * (r.width / vb.width);
-            out[svg.id.replace("road-", "")] = {
-                cell: cell, box: b.width, left: box.scrollWidth - box.clientWidth + box.scrollLeft,
-                right: -box.scrollLeft, newestX: x, boxLeft: b.left, boxRight: b.right, columns: vb.width / 20,
-                earlier: box.parentElement.classList.contains("has-earlier"),
-            };
-        });
-        return out;
-    }""")
-
-
-FIRST_ROAD = """[...document.querySelectorAll('#roads svg.road')]
-    .sort((a, b) => a.getBoundingClientRect().top - b.getBoundingClientRect().top)[0].id"""  # the road on top
-
-
-def drawn_over_marks(page: Any) -> list[str]:
-    """The roads whose board lies under a scroll hint (a road frame's chevron)."""
-    return page.evaluate(
-        """() => [...document.querySelectorAll('.road-frame')].filter(frame => {
-            const box = frame.querySelector('.road-box').getBoundingClientRect();
-            return ['::before', '::after'].some(which => {
-                const hint = getComputedStyle(frame, which);
-                if (hint.display === 'none') return false;
-                const f = frame.getBoundingClientRect(), width = parseFloat(hint.width);
-                const left = which === '::before' ? f.left - width : f.right;
-                return left < box.right && box.left < left + width;
-            });
-        }).map(frame => frame.querySelector('svg.road').id)"""
-    )
 
 
 def marker_size(page: Any, kind: str) -> float:

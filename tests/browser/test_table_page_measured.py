@@ -17,10 +17,8 @@ import pytest
 from tables.game.shoe import DealingShoe
 
 from .browsing import SIZES, LiveServer, page_width, screenshot, serving, sized_page
-from .measuring import text_collisions, text_cut
+from .measuring import english_left, headings, road_figures, text_collisions, text_cut
 from .naturals import NaturalShoe
-from .test_languages import english_left, headings
-from .test_roads_look import cards, road_figures
 
 LIVE = "#connection.connection-live"
 PHONES = ("phone-360", "phone-390")
@@ -50,7 +48,9 @@ def shoes(server: LiveServer) -> dict[str, str]:
     server.post("full-shoe", "shoes")
     shoe = DealingShoe.shuffled(rng=random.Random(80))
     while not shoe.finished:
-        server.post("full-shoe", "rounds", cards(shoe.deal()))
+        outcome = shoe.deal()
+        dealt = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
+        server.post("full-shoe", "rounds", dealt)
     server.table("long-streaks", "Squeeze Baccarat 6")
     server.post("long-streaks", "shoes")
     naturals = NaturalShoe()
