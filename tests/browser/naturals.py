@@ -42,3 +42,18 @@ class NaturalShoe:
             return {"player": natural, "banker": self._hand(((_points(natural[0]) + _points(natural[1])) % 10,))}
         loser = self._hand((0, 1, 2, 3, 4, 5, 6, 7))  # below either natural: nobody draws
         return {"banker": natural, "player": loser} if winner == "B" else {"player": natural, "banker": loser}
+
+
+def streaks(lengths: list[int], rounds: int) -> str:
+    """Winners of a long-streak shoe: Banker and Player in turn, each for the next of
+    ``lengths``, ``rounds`` of them."""
+    winners = ""
+    for i, length in enumerate(itertools.cycle(lengths)):
+        winners += "BP"[i % 2] * length
+        if len(winners) >= rounds:
+            return winners[:rounds]
+    raise AssertionError("unreachable")
+
+
+# 72 rounds of singles and two dragons: a Big Road of 44 columns, more than a screen's 30.
+LONG_STREAKS = streaks([1] * 10 + [9] + [1] * 8 + [7], 72)

@@ -3,7 +3,6 @@ read from 3 m in English, 繁體中文 and ไทย (issue 31)."""
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +13,7 @@ from tables.game.shoe import DealingShoe
 
 from .browsing import SIZES, LiveServer, page_width, screenshot, serving, sized_page
 from .measuring import text_collisions, text_cut, theme_colours, tie_count_faults, tie_counts
-from .naturals import NaturalShoe
+from .naturals import LONG_STREAKS, NaturalShoe
 
 LIVE = "#connection.connection-live"
 ROADS = ("bead_plate", "big_road", "big_eye_road", "small_road", "cockroach_road")
@@ -408,19 +407,9 @@ def test_the_display_reads_from_3_m_tie_counts_large_words_apart_and_a_result_an
         assert text_collisions(page, "body") == [] and text_cut(page, "body") == []
 
 
-def streaks(lengths: list[int], rounds: int) -> str:
-    """Winners of a long-streak shoe: Banker and Player in turn, each for the next length."""
-    winners = ""
-    for i, length in enumerate(itertools.cycle(lengths)):
-        winners += "BP"[i % 2] * length
-        if len(winners) >= rounds:
-            return winners[:rounds]
-    raise AssertionError("unreachable")
-
-
 SHOES = {
     "an 80-round shoe": None,  # the rules' own dealing, to the cut card
-    "a long-streak shoe": streaks([1] * 10 + [9] + [1] * 8 + [7], 72),
+    "a long-streak shoe": LONG_STREAKS,
 }
 
 

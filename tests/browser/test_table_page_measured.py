@@ -7,7 +7,6 @@ its headings, labels and buttons."""
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -18,22 +17,12 @@ from tables.game.shoe import DealingShoe
 
 from .browsing import SIZES, LiveServer, page_width, screenshot, serving, sized_page
 from .measuring import english_left, headings, road_figures, text_collisions, text_cut
-from .naturals import NaturalShoe
+from .naturals import LONG_STREAKS, NaturalShoe
 
 LIVE = "#connection.connection-live"
 PHONES = ("phone-360", "phone-390")
 LANGUAGES = ("en", "zh-hant", "th")
 READABLE_ON_A_PHONE = 22  # CSS px: the Big Road's cells on a phone, at the least
-
-
-def streaks(lengths: list[int], rounds: int) -> str:
-    """Banker and Player in turn, each for the next of ``lengths``: a long-streak shoe."""
-    winners = ""
-    for i, length in enumerate(itertools.cycle(lengths)):
-        winners += "BP"[i % 2] * length
-        if len(winners) >= rounds:
-            return winners[:rounds]
-    raise AssertionError("unreachable")
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +43,7 @@ def shoes(server: LiveServer) -> dict[str, str]:
     server.table("long-streaks", "Squeeze Baccarat 6")
     server.post("long-streaks", "shoes")
     naturals = NaturalShoe()
-    for winner in streaks([1] * 10 + [9] + [1] * 8 + [7], 72):
+    for winner in LONG_STREAKS:
         server.post("long-streaks", "rounds", naturals.round(winner))
     return {"an 80-round shoe": "full-shoe", "a long-streak shoe": "long-streaks"}
 
