@@ -21,7 +21,7 @@
   // first to one past the newest fits across, smaller as the shoe grows, never smaller
   // than READABLE (only then are the earliest columns left out, and it says how many).
   // The grid runs on past the marks to the box's right edge.
-  function fit(svg) {
+  function fit(svg, most) {
     var box = svg.parentElement, view = svg.getAttribute("viewBox");
     if (!box || !view) return;
     if (view !== svg.dataset.fitted) svg.dataset.server = view; // a push drew it again or moved it
@@ -35,7 +35,7 @@
       var b = marks.getBBox();
       newest = Math.floor((b.x + b.width) / CELL);
     }
-    var most = Math.min(height / ROWS, width / (ACROSS[name] || 1));
+    most = Math.min(most || Infinity, height / ROWS, width / (ACROSS[name] || 1));
     var readable = Math.min(most, READABLE[name] || READABLE_DERIVED);
     var cell = Math.min(most, Math.max(readable, width / (newest + 2 - first)));
     var shown = Math.max(1, Math.floor(width / cell));
@@ -49,6 +49,7 @@
     svg.style.left = (width - shown * cell) / 2 + "px";
     // The Big Road's box is as tall as its board: the rows below take the rest.
     if (sized) box.style.height = ROWS * cell + "px";
+    return cell;
     // Columns the box has no room for are not lost from sight without a word.
     var slot = svg.closest(".road-slot"), earlier = slot && slot.querySelector(".earlier");
     if (earlier) {
@@ -61,9 +62,16 @@
 
   function fitAll() {
     // The Big Road first: its height decides the other roads' boxes.
-    var big = document.querySelector("#display svg.road-big_road");
-    if (big) fit(big);
-    document.querySelectorAll("#display svg.road:not(.road-big_road)").forEach(fit);
+    var big = document.querySelector("#display svg.road-big_road"), main = big && fit(big);
+    var bead = document.querySelector("#display svg.road-bead_plate");
+    if (bead) fit(bead);
+    // The three derived roads in one cell size, the one the road with most columns needs:
+    // marks of one size read as one kind of road, side by side or one above another.
+    var derived = Array.prototype.slice.call(document.querySelectorAll("#display svg.road:not(.road-big_road):not(.road-bead_plate)"));
+    var cells = derived.map(function (svg) { return fit(svg) || Infinity; });
+    // No bigger than the Big Road's: it is the main road.
+    var one = Math.min.apply(null, cells.concat([main || Infinity]));
+    if (isFinite(one)) derived.forEach(function (svg) { fit(svg, one); });
   }
 
   function quiet() {

@@ -127,6 +127,16 @@ def whole_shoe_faults(page: Any) -> list[str]:
     return faults
 
 
+def last_round_filled(page: Any) -> float:
+    """How much of the last round's panel its cards and verdict fill, top to bottom."""
+    return page.evaluate(
+        """() => {
+            const panel = document.getElementById('last-round'), inner = panel.querySelector('.hands') || panel;
+            return inner.getBoundingClientRect().height / panel.getBoundingClientRect().height;
+        }"""
+    )
+
+
 def off_screen(page: Any) -> list[str]:
     """What the display shows that does not lie wholly on the screen (none may)."""
     return page.evaluate(
@@ -441,4 +451,10 @@ def test_the_display_shows_the_whole_shoe_on_every_road_in_cells_read_from_3_m(
         )
         assert views["big_road"]["newest"] >= (20 if winners is None else 30), "a shoe that runs long"
         assert whole_shoe_faults(page) == []
+        derived = [views[name]["cell"] for name in ("big_eye_road", "small_road", "cockroach_road")]
+        assert max(derived) - min(derived) < 0.5, "the three derived roads in one cell size"
+        assert max(derived) <= views["big_road"]["cell"] + 0.5, "no derived road larger than the Big Road"
+        if size == "tv-portrait":
+            assert last_round_filled(page) > 0.7, "the last round's panel no taller than what it holds"
+            assert views["bead_plate"]["cell"] >= 60, "a portrait TV's Bead Plate across the screen in large beads"
         assert off_screen(page) == [] and text_collisions(page, "body") == [] and text_cut(page, "body") == []
