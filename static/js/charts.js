@@ -49,11 +49,20 @@
     return json.replace(/#(d9342b|1f6fd1|1e9e4a)/gi, function (c) { return COLOURBLIND[c.toLowerCase()]; });
   }
 
+  // Numbers on the axes written as the page's tables write them: "1.234,5" in Vietnamese,
+  // "1,234.5" in English (Plotly's separators: the decimal mark, then the thousands').
+  function separators() {
+    var parts = new Intl.NumberFormat(document.documentElement.lang || "en").formatToParts(1234.5), marks = {};
+    parts.forEach(function (part) { marks[part.type] = part.value; });
+    return (marks.decimal || ".") + (marks.group || ",");
+  }
+
   function drawCharts() {
     if (!window.Plotly) return;
+    var marks = separators();
     document.querySelectorAll("[data-chart]").forEach(function (el) {
       var figure = JSON.parse(recolour(document.getElementById(el.dataset.chart).textContent));
-      var layout = fitted(el, figure, Object.assign({}, BASE_LAYOUT, figure.layout));
+      var layout = fitted(el, figure, Object.assign({ separators: marks }, BASE_LAYOUT, figure.layout));
       Plotly.react(el, figure.data, layout, { displayModeBar: false, responsive: true });
     });
   }

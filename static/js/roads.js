@@ -10,35 +10,66 @@
     return svg.getBoundingClientRect().height / (svg.viewBox.baseVal.height / 20); // 20: tables/pages/svg.py's CELL
   }
 
+  // The words are the template's, in the page's language (tables/_road_defs.html).
+  function words(count, one, other) {
+    var defs = document.getElementById("road-defs"), data = defs ? defs.dataset : {};
+    return ((count === 1 ? data[one] : data[other]) || "").replace("{n}", count);
+  }
+
   function mark(box) {
     if (getComputedStyle(box).overflowX === "hidden") return; // a screen's road (display.js) does not scroll
     var frame = box.parentElement, left = box.scrollWidth - box.clientWidth + box.scrollLeft, right = -box.scrollLeft;
-    var slot = box.closest(".road-slot"), earlier = slot && slot.querySelector(".earlier"), cell = cellWidth(box), columns = cell ? Math.round(left / cell) : 0;
+    var slot = box.closest(".road-slot"), cell = cellWidth(box);
+    var columns = cell ? Math.round(left / cell) : 0, later = cell ? Math.round(right / cell) : 0;
     frame.classList.toggle("has-earlier", left > 1);
     frame.classList.toggle("has-later", right > 1);
-    if (earlier) {
-      earlier.hidden = columns < 1;
-      // The words are the template's, in the page's language (tables/_road_defs.html).
-      var defs = document.getElementById("road-defs"), words = defs ? defs.dataset : {};
-      earlier.textContent = ((columns === 1 ? words.textEarlierOne : words.textEarlierOther) || "").replace("{n}", columns);
+    var earlierNote = slot && slot.querySelector(".earlier"), laterNote = slot && slot.querySelector(".later");
+    if (earlierNote) {
+      earlierNote.hidden = columns < 1;
+      earlierNote.textContent = words(columns, "textEarlierOne", "textEarlierOther");
+    }
+    if (laterNote) {
+      laterNote.hidden = later < 1;
+      laterNote.textContent = words(later, "textLaterOne", "textLaterOther");
     }
   }
 
   // A road's cells: as large as its box's --view columns across make them, smaller when
   // the shoe has more columns so the whole road fits its box, never under --min-cell
   // (app.css): past that the box scrolls, its newest columns in view.
-  function size(box) {
+  function cellFor(box) {
     var svg = box.querySelector("svg.road"), style = getComputedStyle(box);
-    if (!svg || !svg.viewBox.baseVal.width || style.overflowX === "hidden") return; // a screen's road: display.js
+    if (!svg || !svg.viewBox.baseVal.width || style.overflowX === "hidden") return 0; // a screen's road: display.js
     var view = parseFloat(style.getPropertyValue("--view")) || 30, least = parseFloat(style.getPropertyValue("--min-cell")) || 14;
     var columns = svg.viewBox.baseVal.width / 20, width = box.clientWidth;
-    if (!width) return;
-    svg.style.height = 6 * Math.max(least, width / Math.max(view, columns)) + "px";
+    return width ? Math.max(least, width / Math.max(view, columns)) : 0;
+  }
+
+  function size(box, cell) {
+    var svg = box.querySelector("svg.road"), width = box.clientWidth;
+    if (!cell) return;
+    // A road that scrolls shows whole columns at its ends: its cells a shade larger, so
+    // the box holds a whole number of them (no half column at the edge it opens on).
+    if (svg.viewBox.baseVal.width / 20 * cell > width + 0.5) cell = width / Math.floor(width / cell);
+    svg.style.height = 6 * cell + "px";
+  }
+
+  // Every road sized; the three derived roads in one cell size, the one the road with
+  // most columns needs: marks of one size read as one kind of road.
+  function sizeAll() {
+    var boxes = Array.prototype.slice.call(document.querySelectorAll(".road-box"));
+    var cells = boxes.map(cellFor), derived = Infinity;
+    boxes.forEach(function (box, i) {
+      if (cells[i] && box.classList.contains("road-box-derived")) derived = Math.min(derived, cells[i]);
+    });
+    boxes.forEach(function (box, i) {
+      size(box, box.classList.contains("road-box-derived") && cells[i] ? derived : cells[i]);
+    });
+    return boxes;
   }
 
   function newest() {
-    document.querySelectorAll(".road-box").forEach(function (box) {
-      size(box);
+    sizeAll().forEach(function (box) {
       box.scrollLeft = 0;
       mark(box);
     });
@@ -49,9 +80,7 @@
   }, true);
   document.addEventListener("DOMContentLoaded", newest);
   document.addEventListener("htmx:wsAfterMessage", newest);
-  window.addEventListener("resize", function () {
-    document.querySelectorAll(".road-box").forEach(function (box) { size(box); mark(box); });
-  });
+  window.addEventListener("resize", function () { sizeAll().forEach(mark); });
 
   // The Big Road cells a derived road's mark compared ("col,row" as drawn, space
   // apart), outlined on the Big Road: asked by a mark's tip on the table page

@@ -54,6 +54,13 @@
     var why = tip && !tip.hidden && tip.querySelector("[data-compared]");
     document.dispatchEvent(new CustomEvent("roads:compared", { detail: why ? why.dataset.compared : "" }));
   }
+  // On a phone the tip is a sheet along the screen's bottom (app.css): when it would lie
+  // over the tapped mark, the page scrolls the mark up to just above it.
+  function uncover(tip, markBottom) {
+    if (tip.hidden || getComputedStyle(tip).position !== "fixed") return;
+    var sheetTop = tip.getBoundingClientRect().top;
+    if (markBottom > sheetTop - 8) window.scrollBy(0, markBottom - sheetTop + 16);
+  }
   function point(e) {
     var at = cellAt(e), tip = document.getElementById("road-tip");
     if (!at || !tip) return hide();
@@ -67,6 +74,7 @@
       if (wanted !== at.url || tip.dataset.url !== at.url) return;
       tip.hidden = !tip.firstElementChild;
       outline(tip);
+      uncover(tip, at.top);
     };
     if (tip.dataset.url === at.url) return show();
     tip.dataset.url = at.url;

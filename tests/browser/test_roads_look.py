@@ -261,6 +261,8 @@ def test_a_derived_mark_tapped_or_hovered_outlines_the_big_road_cells_it_compare
         page.wait_for_selector(LIVE)
         small = page.locator("#road-small_road").inner_html()
         newest = max(marks(small, "dot-red") + marks(small, "dot-blue"))  # in view on every screen
+        if size == "phone-360":  # the road low on the screen, where the sheet rises
+            page.evaluate("document.getElementById('road-small_road').scrollIntoView({block: 'end'})")
         tap_mark(page, "small_road", *newest, size)
         why = page.wait_for_selector("#road-tip:not([hidden]) .tip-why")
         compared = [tuple(map(int, at.split(","))) for at in why.get_attribute("data-compared").split()]
@@ -277,3 +279,10 @@ def test_a_derived_mark_tapped_or_hovered_outlines_the_big_road_cells_it_compare
         assert tip["x"] >= 0 and tip["x"] + tip["width"] <= viewport["width"], "the explanation stays on the screen"
         if size == "phone-360":  # a bottom sheet across the screen
             assert tip["width"] >= 0.9 * viewport["width"] and tip["y"] + tip["height"] >= viewport["height"] - 12
+            mark_bottom = page.evaluate(
+                """([col, row]) => { const svg = document.getElementById('road-small_road');
+                    const box = svg.getBoundingClientRect(), k = box.height / svg.viewBox.baseVal.height;
+                    return box.top + (row + 1) * 20 * k; }""",
+                list(newest),
+            )
+            assert mark_bottom <= tip["y"], "the sheet leaves the tapped mark in sight"

@@ -65,6 +65,30 @@ def top_road(page: Any) -> str:
     )
 
 
+def scrolled_back_notes(page: Any, road: str) -> dict[str, Any]:
+    """A road's name notes after its box is scrolled back to the shoe's first column."""
+    return page.evaluate(
+        """async road => {
+            const box = document.getElementById(road).closest('.road-box');
+            box.scrollLeft = -box.scrollWidth;
+            await new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)));
+            const slot = box.closest('.road-slot'), note = which => slot.querySelector(which);
+            return {earlier: note('.earlier').hidden ? null : note('.earlier').textContent,
+                    later: note('.later').hidden ? null : note('.later').textContent};
+        }""",
+        road,
+    )
+
+
+def chevron_px(page: Any) -> list[float]:
+    """The font size of every scroll chevron shown beside a board (CSS px)."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('.road-frame.has-earlier, .road-frame.has-later')].flatMap(frame =>
+            ['::before', '::after'].map(which => getComputedStyle(frame, which))
+                .filter(hint => hint.display !== 'none').map(hint => parseFloat(hint.fontSize)))"""
+    )
+
+
 @pytest.mark.parametrize("shoe", ["an 80-round shoe", "a long-streak shoe"])
 @pytest.mark.parametrize("size", list(SIZES))
 def test_the_table_page_at_each_size_in_three_languages(
@@ -87,10 +111,20 @@ def test_the_table_page_at_each_size_in_three_languages(
             for name, road in figures.items():
                 assert road["boxLeft"] <= road["newestX"] <= road["boxRight"], f"{name}: newest column out of view"
             assert ids_cut(page) == [], "a round's ID is read out whole in a dispute"
+            derived = [figures[name]["cell"] for name in ("big_eye_road", "small_road", "cockroach_road")]
+            assert max(derived) - min(derived) < 0.5, "the three derived roads in one cell size"
+            for name, road in figures.items():
+                if road["left"] > 1:  # a road that scrolls opens on whole columns, no half column at its edge
+                    columns = road["box"] / road["cell"]
+                    assert abs(columns - round(columns)) < 0.05, f"{name}: {columns:.2f} columns in view"
+            assert all(px >= 24 for px in chevron_px(page)), "a scroll chevron large enough to see"
             if size in PHONES:
                 assert top_road(page) == "road-big_road", "a phone's first road is the Big Road"
                 big = figures["big_road"]["cell"]
                 assert big >= READABLE_ON_A_PHONE and big >= max(road["cell"] for road in figures.values())
+                if language == "en" and figures["big_road"]["left"] > 1:
+                    notes = scrolled_back_notes(page, "road-big_road")
+                    assert notes["earlier"] is None and notes["later"] and "later columns ›" in notes["later"], notes
             elif width >= 1440:
                 assert {name: road["left"] for name, road in figures.items()} == dict.fromkeys(figures, 0), (
                     "every road whole on a desktop"
