@@ -125,3 +125,14 @@ def test_a_latin_name_on_a_page_in_another_script_is_set_in_a_latin_face(
     assert page.inner_text("h1") == "Baccarat 1"
     faces = faces_of(page, "h1")
     assert faces and not [face for face in faces if THAI_FACES.search(face) or "CJK" in face], faces
+
+
+@pytest.mark.parametrize(("language", "marks"), [("vi", ",."), ("en", ".,"), ("th", ".,")])
+def test_a_chart_writes_its_numbers_with_the_decimal_mark_the_page_s_tables_use(
+    server: LiveServer, browser: Any, dealt: str, language: str, marks: str
+) -> None:
+    with sized_page(browser, "desktop") as page:
+        page.goto(f"{server.url}/tables/{dealt}/?lang={language}")
+        page.wait_for_function("document.querySelector('[data-chart]')?.layout")
+        separators = page.evaluate("[...document.querySelectorAll('[data-chart]')].map(c => c.layout.separators)")
+        assert separators and set(separators) == {marks}
