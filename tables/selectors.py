@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Protocol
 
-from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from .game.bets import BetType
 from .game.outcome import PlayedRound, Winner
@@ -179,6 +179,14 @@ def lobby_sources() -> list[tuple[Table, Shoe | None, list[LobbyRound]]]:
     shoes: dict[int, Shoe | None] = {table.pk: table.open_shoes[0] if table.open_shoes else None for table in tables}
     rounds = _lobby_rounds([shoe.pk for shoe in shoes.values() if shoe])
     return [(t, shoe, rounds[shoe.pk] if shoe else []) for t in tables for shoe in [shoes[t.pk]]]
+
+
+def newest_odds(shoe_ids: list[int]) -> dict[int, tuple[int, dict[str, Any]]]:
+    """Each shoe's newest round whose odds are stored: (its number, its odds), in one
+    query; a shoe with none is left out."""
+    newest = Round.objects.filter(shoe_id=OuterRef("shoe_id"), odds__isnull=False).order_by("-number").values("pk")[:1]
+    rows = Round.objects.filter(shoe_id__in=shoe_ids, pk=Subquery(newest)).values_list("shoe_id", "number", "odds")
+    return {shoe_id: (number, odds) for shoe_id, number, odds in rows if odds is not None}
 
 
 def round_audit_events(*, round_: Round) -> QuerySet[RoundAudit]:

@@ -7,6 +7,7 @@ app_name = "tables"
 urlpatterns = [
     path("", views.lobby, name="lobby"),
     path("lobby/screen/", views.lobby_screen, name="lobby_screen"),
+    path("good-roads/", views.good_roads, name="good_roads"),
     path("tables/<slug:slug>/", views.table_detail, name="detail"),
     path("tables/<slug:slug>/odds/", views.table_odds, name="odds"),
     path("tables/<slug:slug>/display/", views.table_display, name="display"),

@@ -27,7 +27,7 @@ from ..models import Table
 from ..operations.metrics import PAGES_CONNECTED, PUSHES_DROPPED, RESYNCS
 from ..page_version import PageVersion
 from ..pages import fragments
-from .groups import lobby_group, table_group
+from .groups import alerts_group, lobby_group, table_group
 from .resyncs import LATER, Malformed, Pacer, resync_request
 from .scheduler import scheduler
 
@@ -225,6 +225,20 @@ class LobbyConsumer(FragmentConsumer):
 
     def missed(self, have: dict[str, PageVersion]) -> str:
         return lobby_missed(have)
+
+
+class AlertsConsumer(FragmentConsumer):
+    """A player's page with good-road alerts on (static/js/alerts.js): it gets the alerts
+    of every table and nothing else, so what it costs stays flat as tables are added. An
+    alert that went out while it was away is past: a resync sends nothing."""
+
+    kind = "alerts"
+
+    async def connect(self) -> None:
+        await self.open_in_language(alerts_group)
+
+    def missed(self, have: dict[str, PageVersion]) -> str:
+        return ""
 
 
 def in_own_context(work: Callable[[_T], str], argument: _T, language: str) -> str:

@@ -1,6 +1,6 @@
 """Names of the push groups (a table's pages, and the lobby's, in each language) and the
 message a push sends. A push is rendered once per language some page shows, so a page
-joins its table's (or the lobby's) group of its own language."""
+joins its table's (or the lobby's, or the good-road alerts') group of its own language."""
 
 from __future__ import annotations
 
@@ -25,3 +25,8 @@ def table_group(slug: str, language: str = settings.LANGUAGE_CODE) -> str:
 
 def lobby_group(language: str = settings.LANGUAGE_CODE) -> str:
     return f"lobby.{language}"
+
+
+def alerts_group(language: str = settings.LANGUAGE_CODE) -> str:
+    """The pages that asked for good-road alerts (any table's), in ``language``."""
+    return f"alerts.{language}"

@@ -23,8 +23,8 @@ from .. import selectors
 from ..models import Shoe, Table
 from ..operations.metrics import PUSHES_DROPPED
 from ..page_version import PageVersion
-from ..pages import fragments
-from .groups import languages, lobby_group, push_message, table_group
+from ..pages import alerts, fragments
+from .groups import alerts_group, languages, lobby_group, push_message, table_group
 from .ledger import PushLedger
 
 log = logging.getLogger(__name__)
@@ -147,14 +147,23 @@ def _table_push(table: Table, shoe: Shoe | None, version: PageVersion, ledger: P
 def publish_odds(table_id: int, *, sender: Sends, ledger: PushLedger) -> None:
     """Push the table's odds panel (with the game info, which carries the page's
     version for resync) once the odds of a round are stored, if a page shows the table;
-    never raises."""
+    its lobby card, which shows the next round's returns; and the good-road alerts the
+    round raised. Never raises."""
     try:
         table = Table.objects.get(pk=table_id)
-        groups = {language: table_group(table.slug, language) for language in languages()}
-        watched = ledger.watched(*groups.values())
-        for language, group in groups.items():
-            if watched[group]:
-                with translation.override(language):
+        groups = {
+            language: (table_group(table.slug, language), lobby_group(language), alerts_group(language))
+            for language in languages()
+        }
+        watched = ledger.watched(*(group for three in groups.values() for group in three))
+        alert = alerts.alert_context(table) if any(watched[a] for _, _, a in groups.values()) else None
+        for language, (group, lobby, alerted) in groups.items():
+            with translation.override(language):
+                if watched[group]:
                     sender.send(group, push_message(group, fragments.table_odds_html(table)))
+                if watched[lobby]:
+                    sender.send(lobby, push_message(lobby, fragments.lobby_card_html(table)))
+                if alert is not None and watched[alerted]:
+                    sender.send(alerted, push_message(alerted, alerts.alert_html(alert)))
     except Exception:
         log.warning("odds push for table %s failed", table_id, exc_info=True)

@@ -13,13 +13,14 @@ import hashlib
 import threading
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.core.cache import cache
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
+from roads import alerts
 from roads.engine import Roads
 from roads.entries import RoadRound
 
@@ -229,9 +230,10 @@ def lobby_card_html(table: Table) -> str:
     """A table's lobby card, rendered now (for a push) and kept for the lobby pages."""
     shoe = selectors.table_open_shoe(table=table)
     rounds = selectors.lobby_rounds_of(shoe)
-    html = _card_render(table, shoe, rounds)
+    odds = selectors.newest_odds([shoe.pk]).get(shoe.pk) if shoe else None
+    html = _card_render(table, shoe, rounds, odds)
     with contextlib.suppress(Exception):  # a cache that is down only costs the lobby a render
-        cache.set(_card_key(table, selectors.lobby_version(shoe, rounds)), html, timeout=CARD_SECONDS)
+        cache.set(_card_key(table, selectors.lobby_version(shoe, rounds), odds), html, timeout=CARD_SECONDS)
     return html
 
 
@@ -242,7 +244,7 @@ def lobby_cards_html(have: dict[str, PageVersion] | None = None) -> list[str]:
     only the cards it has in another state."""
     sources = _lobby_sources()
     if have is not None:
-        sources = [(t, s, r, v) for t, s, r, v in sources if t.slug in have and have[t.slug] != v]
+        sources = [s for s in sources if s.table.slug in have and have[s.table.slug] != s.version]
     return _cards_of(sources)
 
 
@@ -255,42 +257,55 @@ def lobby_cards_keep(languages: list[str]) -> None:
             _cards_of(sources)
 
 
-_LobbySource = tuple[Table, Shoe | None, list[selectors.LobbyRound], PageVersion]
+Odds = tuple[int, dict[str, Any]]  # a round's number and the odds stored after it
+
+
+class _LobbySource(NamedTuple):
+    table: Table
+    shoe: Shoe | None
+    rounds: list[selectors.LobbyRound]
+    version: PageVersion
+    odds: Odds | None  # the shoe's newest stored odds
 
 
 def _lobby_sources() -> list[_LobbySource]:
-    """Each table with its open shoe, that shoe's rounds and its lobby version."""
+    """Each table with its open shoe, that shoe's rounds, its lobby version and its
+    newest odds."""
+    sources = selectors.lobby_sources()
+    odds = selectors.newest_odds([shoe.pk for _, shoe, _ in sources if shoe])
     return [
-        (table, shoe, rounds, selectors.lobby_version(shoe, rounds))
-        for table, shoe, rounds in selectors.lobby_sources()
+        _LobbySource(table, shoe, rounds, selectors.lobby_version(shoe, rounds), odds.get(shoe.pk) if shoe else None)
+        for table, shoe, rounds in sources
     ]
 
 
 def _cards_of(sources: list[_LobbySource]) -> list[str]:
     """These tables' cards in the active language: kept ones from the cache, the others
     rendered and kept."""
-    keys = [_card_key(table, version) for table, _, _, version in sources]
+    keys = [_card_key(source.table, source.version, source.odds) for source in sources]
     try:
         cached = cache.get_many(keys)
     except Exception:
         cached = {}
     cards: list[str] = []
     fresh: dict[str, str] = {}
-    for key, (table, shoe, rounds, _) in zip(keys, sources, strict=True):
+    for key, source in zip(keys, sources, strict=True):
         if key not in cached:
-            fresh[key] = _card_render(table, shoe, rounds)
+            fresh[key] = _card_render(source.table, source.shoe, source.rounds, source.odds)
         cards.append(mark_safe(cached.get(key) or fresh[key]))  # our own templates' output
     with contextlib.suppress(Exception):
         cache.set_many(fresh, timeout=CARD_SECONDS)
     return cards
 
 
-def _card_render(table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRound]) -> str:
-    return render_to_string("tables/_table_card.html", {"row": lobby_row(table, shoe, rounds)})
+def _card_render(table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRound], odds: Odds | None) -> str:
+    return render_to_string("tables/_table_card.html", {"row": lobby_row(table, shoe, rounds, odds)})
 
 
-def _card_key(table: Table, version: PageVersion) -> str:
-    return f"lobby-card:{table.pk}:{version}:{_look(table)}"
+def _card_key(table: Table, version: PageVersion, odds: Odds | None) -> str:
+    """A card is kept per state of its shoe and per round its odds are of (the odds of a
+    round are stored a moment after the round)."""
+    return f"lobby-card:{table.pk}:{version}:{odds[0] if odds else '-'}:{_look(table)}"
 
 
 def _look(table: Table) -> str:
@@ -300,11 +315,16 @@ def _look(table: Table) -> str:
     return hashlib.blake2b(repr([*fields, get_language()]).encode(), digest_size=8).hexdigest()
 
 
-def lobby_row(table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRound]) -> dict[str, Any]:
-    """One table's lobby card: its open shoe's roads, counts and good roads."""
+def lobby_row(
+    table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRound], odds: Odds | None = None
+) -> dict[str, Any]:
+    """One table's lobby card: its open shoe's roads, counts and good roads (with how
+    many rounds each has held), and the next round's returns where they are stored."""
     played = [r for r in rounds if not r[4]]  # voided rounds stay out of the roads
-    roads = Roads.of(RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played))
+    road_rounds = [RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played)]
+    roads = Roads.of(road_rounds)
     winners = [r[1] for r in played]
+    runs = alerts.pattern_runs(road_rounds)
     return {
         "table": table,
         "shoe": shoe,
@@ -312,5 +332,8 @@ def lobby_row(table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRound
         "last": {"number": played[-1][0], "winner": played[-1][1]} if played else None,
         "counts": {w: winners.count(w) for w in ("B", "P", "T")},
         "good_roads": roads.good_roads(),
+        "runs": runs,
+        "longest_run": max(runs.values(), default=0),
+        "next_returns": odds_panel.next_returns(table, odds, rounds[-1][0] if rounds else 0),
         "version": selectors.lobby_version(shoe, rounds),
     }

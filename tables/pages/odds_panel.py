@@ -83,3 +83,31 @@ def odds_context(table: Table, shoe: Shoe | None, rounds: list[Round]) -> dict[s
         "positive": [row.label for row in rows if row.positive],
         "figure": charts.odds_figure(points, [(bet.value, bet_label(bet)) for bet in CHART_BETS]),
     }
+
+
+@dataclass(frozen=True)
+class NextReturns:
+    """What a Banker and a Player bet return on the next round, on the cards left in the
+    shoe, beside what they return on a full shoe: how little a good road moves them."""
+
+    banker: float
+    player: float
+    banker_full: float
+    player_full: float
+
+
+def next_returns(table: Table, odds: tuple[int, dict[str, Any]] | None, newest: int) -> NextReturns | None:
+    """The next round's Banker and Player returns from the odds stored after round
+    ``newest`` (``odds`` is the newest stored: (round number, odds)); None while that
+    round's are still being worked out, or when too few cards are left for a round."""
+    full = full_shoe_odds(table)
+    banker_full = float(full.bets[BetType.BANKER].expected_return)
+    player_full = float(full.bets[BetType.PLAYER].expected_return)
+    if newest == 0:
+        return NextReturns(banker_full, player_full, banker_full, player_full)
+    if odds is None or odds[0] != newest:
+        return None
+    returns = odds[1].get("returns") or {}
+    if BetType.BANKER.value not in returns or BetType.PLAYER.value not in returns:
+        return None
+    return NextReturns(returns[BetType.BANKER.value], returns[BetType.PLAYER.value], banker_full, player_full)

@@ -48,6 +48,13 @@ class NamedPattern(NamedTuple):
     name: str
 
 
+def good_roads(request: HttpRequest) -> HttpResponse:
+    """The tables whose roads now show a good road the player chose (the lobby's
+    settings, applied in the page by static/js/good_roads.js), longest-running first,
+    each with the next round's returns; cards join and leave live with the lobby's pushes."""
+    return render(request, "tables/good_roads.html", {"cards": fragments.lobby_cards_html()})
+
+
 def lobby_screen(request: HttpRequest) -> HttpResponse:
     """Full-screen lobby display for screens beside the tables: no controls, pages cycle."""
     context = {"cards": fragments.lobby_cards_html(), "per_page": SCREEN_TABLES}

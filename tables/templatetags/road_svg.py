@@ -13,6 +13,7 @@ from django.utils.safestring import mark_safe
 
 from roads.derived import CYCLES
 from roads.entries import Winner
+from roads.patterns import PATTERNS
 
 from ..pages import road_labels as labels
 from ..pages import svg
@@ -50,6 +51,12 @@ def ask_marks(shoe_roads: ShoeRoads, winner: str) -> list[tuple[str, str | None]
     """(road title, colour) of the marks a next ``winner`` would add, for the ask buttons."""
     asked = shoe_roads.roads.ask(Winner(winner))
     return [(labels.road_title(name), color.value if (color := asked[name]) is not None else None) for name in CYCLES]
+
+
+@register.simple_tag
+def good_road_keys() -> str:
+    """Every good road's key, space apart (what a page's alerts can be chosen from)."""
+    return " ".join(p.key for p in PATTERNS)
 
 
 @register.filter

@@ -5,6 +5,7 @@ first sends through the real channel layer (Redis in the scaled pass)."""
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 from unittest import mock
 
 import pytest
@@ -15,6 +16,7 @@ from django.core.cache import cache
 from tables import live, services
 from tables.live import Scheduler, lobby_group, push, table_group
 from tables.live.fanout import Fanout
+from tables.live.groups import alerts_group
 from tables.live.ledger import PushLedger
 from tables.page_version import PageVersion
 from tests.fake_time import FakeTime
@@ -94,6 +96,14 @@ def test_a_burst_of_rounds_at_one_table_goes_out_as_one_push_of_the_latest_state
     assert shows(states[-1], "1:4:0") and rounds[-1].round.round_id in states[-1]
 
 
+def table_push_looks(looks: mock.MagicMock) -> list[Any]:
+    """The looks for pages a table's push made (its pages' groups and the lobby's), not
+    those of its odds' push, made once a round's odds are stored (with the alerts')."""
+    return [
+        call for call in looks.call_args_list if live.lobby_group() in call.args and alerts_group() not in call.args
+    ]
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_table_no_page_shows_renders_nothing_but_its_card_for_an_open_lobby(baccarat_1, pushes: Recorder) -> None:
     table, _ = baccarat_1
@@ -103,9 +113,12 @@ def test_a_table_no_page_shows_renders_nothing_but_its_card_for_an_open_lobby(ba
     with mock.patch("tables.pages.fragments.table_live_html") as render:
         services.round_record(table=table, **SEED)
     assert render.call_count == 0
-    assert [group for group, _ in pushes.sent] == [lobby_group()]
-    [card] = pushes.to(lobby_group())
-    assert "<dt>Round</dt><dd>1</dd>" in card
+    # The card once the round is recorded, and again once its odds are stored: the card
+    # shows the next round's returns.
+    assert [group for group, _ in pushes.sent] == [lobby_group(), lobby_group()]
+    recorded, with_odds = pushes.to(lobby_group())
+    assert "<dt>Round</dt><dd>1</dd>" in recorded and "being worked out" in recorded
+    assert "<dt>Round</dt><dd>1</dd>" in with_odds and "Next round returns: Banker −" in with_odds
 
 
 @pytest.mark.django_db(transaction=True)
@@ -134,11 +147,9 @@ def test_a_table_no_page_shows_looks_for_pages_once_per_interval_and_a_page_that
     with mock.patch.object(ledger, "watched", wraps=ledger.watched) as looks:
         for _ in range(3):
             services.round_record(table=table, **OTHER)
-        table_looks = [call for call in looks.call_args_list if live.lobby_group() in call.args]
-        assert not table_looks, "rounds soon after a look wait out the interval"
+        assert not table_push_looks(looks), "rounds soon after a look wait out the interval"
         fake_time.advance(1.0)
-    table_looks = [call for call in looks.call_args_list if live.lobby_group() in call.args]
-    assert len(table_looks) == 1, "a burst of rounds costs one look"
+    assert len(table_push_looks(looks)) == 1, "a burst of rounds costs one look"
     page_opens(table_group(table.slug))  # a page opens just after that look
     services.round_record(table=table, **OTHER)
     assert game_infos(pushes.to(table_group(table.slug))) == [], "the interval since the look is not over"
@@ -154,8 +165,7 @@ def test_a_push_to_an_open_page_looks_for_pages_once(baccarat_1, pushes: Recorde
     ledger = live.scheduler().ledger
     with mock.patch.object(ledger, "watched", wraps=ledger.watched) as looks:
         services.round_record(table=table, **SEED)
-    table_looks = [call for call in looks.call_args_list if live.lobby_group() in call.args]
-    assert len(table_looks) == 1
+    assert len(table_push_looks(looks)) == 1
     assert shows(game_infos(pushes.to(table_group(table.slug)))[-1], "1:1:0")
 
 

@@ -90,7 +90,7 @@ def record(table: Table, cards: dict[str, list[str]]) -> Round:
     return services.round_record(table=table, **cards).round
 
 
-def test_a_round_pushes_at_most_10_kib_to_a_page_showing_an_80_round_shoe_and_3_kib_a_lobby_card(baccarat_1) -> None:
+def test_a_round_pushes_at_most_10_kib_to_a_page_showing_an_80_round_shoe_and_3_25_kib_a_lobby_card(baccarat_1) -> None:
     table, _ = baccarat_1
     table.limits = {"player": [10, 5000], "banker": [10, 5000], "tie": [5, 500]}
     table.save()
@@ -109,7 +109,7 @@ def test_a_round_pushes_at_most_10_kib_to_a_page_showing_an_80_round_shoe_and_3_
     odds.round_odds_compute(round_pk=last.pk)
     assert len(fragments.table_odds_html(table).encode()) <= 8 * 1024  # 9.4 KiB before
     for card in fragments.lobby_cards_html():
-        assert len(card.encode()) <= 3 * 1024
+        assert len(card.encode()) <= 3.25 * 1024  # 3 KiB before it carried the next round's returns
 
 
 def test_a_delta_names_its_state_first_and_adds_the_rounds_rows_and_road_marks(baccarat_1) -> None:

@@ -1,0 +1,42 @@
+"""When a good road forms, and how long it has held (roads.alerts): an alert is raised
+once, on the round a good road forms, and again only after it has ended."""
+
+from __future__ import annotations
+
+from roads.alerts import formed, newly_formed, pattern_runs
+from roads.entries import RoadRound, Winner
+
+
+def rounds(winners: str) -> list[RoadRound]:
+    return [RoadRound(Winner(w), index=i) for i, w in enumerate(winners)]
+
+
+def test_a_long_banker_forms_on_the_fourth_banker_in_a_row_and_not_on_the_third_or_fifth() -> None:
+    assert "long_banker" not in newly_formed(rounds("PBBB"))
+    assert "long_banker" in newly_formed(rounds("PBBBB"))
+    assert "long_banker" not in newly_formed(rounds("PBBBBB")), "it holds on: no second alert"
+
+
+def test_a_good_road_that_ended_forms_anew_and_is_alerted_again() -> None:
+    assert "long_banker" in newly_formed(rounds("BBBBPBBBB"))
+
+
+def test_a_tie_forms_nothing_and_a_good_road_holds_through_it() -> None:
+    assert newly_formed(rounds("PBBBBT")) == []
+    assert pattern_runs(rounds("PBBBBT"))["long_banker"] == 2
+
+
+def test_no_round_forms_nothing() -> None:
+    assert newly_formed([]) == []
+    assert pattern_runs([]) == {}
+
+
+def test_each_held_good_road_says_how_many_rounds_it_has_held() -> None:
+    runs = pattern_runs(rounds("PBBBBBB"))
+    assert runs["long_banker"] == 3  # formed on the fourth Banker, held on the fifth and sixth
+    assert set(runs) == {"long_banker"}
+
+
+def test_formed_keeps_the_order_of_the_good_roads_after_and_leaves_out_those_held_before() -> None:
+    after = ["long_banker", "clap_clap_road", "double_jump"]
+    assert formed(["long_banker"], after) == ["clap_clap_road", "double_jump"]
