@@ -84,6 +84,7 @@ def test_a_player_on_table_a_hears_of_a_long_banker_on_table_b_once_and_never_of
         assert toast.locator(f"a[href='/tables/{b}/']").count() == 1, "it leads to the table"
         box, viewport = toast.bounding_box(), page.viewport_size
         assert box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] and page_width(page) <= viewport["width"]
+        toast.evaluate("t => Promise.all(t.getAnimations().map(a => a.finished))")  # shown whole
         screenshot(page, f"good-road-alert-{size}", full_page=False)
         dealt.rounds(b, "B")  # five in a row: the same Long Banker, held
         wait_alerted(alerts_on, f"{a}:1:5:long_banker")  # (the lobby page heard nothing new either)
