@@ -166,8 +166,11 @@ class ShoeAdmin(admin.ModelAdmin):
 
 @admin.register(Round)
 class RoundAdmin(admin.ModelAdmin):
-    # Fits 1440 px: the cards and side results in one column each, not one per flag.
-    list_display = ["round_id", "table", "shoe_round", "hands", "result", "when", "state"]
+    # Fits 1440 px: the cards and side results in one column each, not one per flag. What
+    # a reviewer looks for first comes first (a phone shows the first columns without
+    # scrolling sideways): the round, its result as a chip, its time; then where it was
+    # dealt, its cards and its state.
+    list_display = ["round_id", "result", "when", "table", "shoe_round", "hands", "state"]
     list_display_links = ["round_id"]
     list_filter = [
         ("shoe__table", admin.RelatedOnlyFieldListFilter),
@@ -215,7 +218,12 @@ class RoundAdmin(admin.ModelAdmin):
             (pgettext("short, in a list of results", "B pair"), obj.banker_pair),
             (pgettext("short, in a list of results", "natural"), obj.player_natural or obj.banker_natural),
         ]
-        return ", ".join([winner_name(obj.winner), *(name for name, on in sides if on)])
+        return format_html(
+            '<span class="result-chip result-{}">{}</span>{}',
+            obj.winner,
+            winner_name(obj.winner),
+            "".join(f", {name}" for name, on in sides if on),
+        )
 
     @admin.display(description=gettext_lazy("state"), ordering="voided")
     def state(self, obj: Round) -> str:

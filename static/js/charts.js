@@ -44,6 +44,35 @@
     });
   }
 
+  // On a phone a figure of many lines (layout.meta.phone "small-multiples", the review
+  // page's flat-bet chart) is drawn as one small chart a line, two across, each titled with
+  // its line's name, every chart on the same rounds and the same units so they compare at
+  // a glance, and no legend to match colours against.
+  var MULTIPLE_HEIGHT = 110;  // px a small chart takes, its title included
+  function smallMultiples(figure, layout) {
+    var count = figure.data.length, rows = Math.ceil(count / 2), low = 0, high = 0;
+    figure.data.forEach(function (trace) { trace.y.forEach(function (y) { low = Math.min(low, y); high = Math.max(high, y); }); });
+    var data = figure.data.map(function (trace, i) {
+      var n = i ? i + 1 : "";
+      return Object.assign({}, trace, { xaxis: "x" + n, yaxis: "y" + n, showlegend: false });
+    });
+    var multiples = Object.assign({}, BASE_LAYOUT, {
+      height: rows * MULTIPLE_HEIGHT + 40, showlegend: false, margin: { l: 34, r: 6, t: 24, b: 26 },
+      grid: { rows: rows, columns: 2, pattern: "independent", xgap: 0.2, ygap: 0.45 }, annotations: [],
+      separators: layout.separators,
+    });
+    data.forEach(function (trace, i) {
+      var n = i ? i + 1 : "";
+      multiples["xaxis" + n] = { showgrid: false, tickfont: { size: 9 }, matches: i ? "x" : undefined };
+      multiples["yaxis" + n] = { range: [low, high], zeroline: true, zerolinecolor: "#8fa39a", gridcolor: "rgba(255,255,255,.08)", tickfont: { size: 9 } };
+      multiples.annotations.push({
+        text: trace.name, showarrow: false, xref: "x" + n + " domain", yref: "y" + n + " domain",
+        x: 0, y: 1.02, xanchor: "left", yanchor: "bottom", font: { size: 11, color: trace.line.color },
+      });
+    });
+    return { data: data, layout: multiples };
+  }
+
   function recolour(json) {
     if (document.documentElement.dataset.theme !== "colorblind") return json;
     return json.replace(/#(d9342b|1f6fd1|1e9e4a)/gi, function (c) { return COLOURBLIND[c.toLowerCase()]; });
@@ -62,8 +91,13 @@
     var marks = separators();
     document.querySelectorAll("[data-chart]").forEach(function (el) {
       var figure = JSON.parse(recolour(document.getElementById(el.dataset.chart).textContent));
-      var layout = fitted(el, figure, Object.assign({ separators: marks }, BASE_LAYOUT, figure.layout));
-      Plotly.react(el, figure.data, layout, { displayModeBar: false, responsive: true });
+      var layout = Object.assign({ separators: marks }, BASE_LAYOUT, figure.layout);
+      if (phone.matches && layout.meta && layout.meta.phone === "small-multiples") {
+        var multiples = smallMultiples(figure, layout);
+        Plotly.react(el, multiples.data, multiples.layout, { displayModeBar: false, responsive: true });
+        return;
+      }
+      Plotly.react(el, figure.data, fitted(el, figure, layout), { displayModeBar: false, responsive: true });
     });
   }
   window.addEventListener("load", drawCharts);

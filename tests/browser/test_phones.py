@@ -49,7 +49,13 @@ LEGENDS = """() => [...document.querySelectorAll("[data-chart]")].map(chart => {
 CARDS_OVERFLOWING = (
     "() => [...document.querySelectorAll('.card')].filter(c => c.scrollWidth > c.clientWidth + 1).map(c => c.title)"
 )
-DRAWN = "() => [...document.querySelectorAll('[data-chart]')].every(chart => chart.querySelector('g.legend'))"
+# Every chart drawn: with its legend, or as small multiples (one titled chart a line, on a
+# phone), which need none.
+DRAWN = """() => [...document.querySelectorAll('[data-chart]')].every(chart =>
+    chart.querySelector('g.legend') || (chart.querySelector('.main-svg') && chart.layout && chart.layout.grid))"""
+# How many small charts each chart is drawn as (1: one chart).
+SUBPLOTS = """() => [...document.querySelectorAll('[data-chart]')]
+    .map(c => c.querySelectorAll('g.cartesianlayer > g.subplot').length)"""
 HEADER = """() => { const bar = document.querySelector('.topbar').getBoundingClientRect();
     const tops = [...document.querySelectorAll('.topbar .brand, .topbar nav a')]
         .filter(el => el.offsetParent !== null).map(el => Math.round(el.getBoundingClientRect().top));
@@ -89,6 +95,8 @@ def measure(page: Any, size: str, name: str, figures: dict[str, Any], problems: 
     page.wait_for_function(DRAWN)
     for chart in page.evaluate(LEGENDS):
         legend, plot = chart["legend"], chart["plot"]
+        if legend is None:
+            continue  # small multiples: each chart titled with its line, no legend
         # A legend's box has a few px of transparent padding round its items: that may overlap.
         apart = legend["bottom"] <= plot["top"] + PAD or legend["top"] >= plot["bottom"] - PAD
         if not (apart or legend["left"] >= plot["right"] - PAD or legend["right"] <= plot["left"] + PAD):
@@ -161,6 +169,8 @@ def test_every_page_fits_each_screen_from_a_phone_to_a_tv(server: LiveServer, br
             log_in(server, page, "phones", "pw-phones-1", size)
             measure(page, size, "review", figures, problems)
             screenshot(page, f"phones-review-{size}")
+            if size.startswith("phone"):  # the flat-bet chart's 14 lines, one small chart each
+                assert 14 in page.evaluate(SUBPLOTS), page.evaluate(SUBPLOTS)
 
             page.goto(server.url + "/")
             page.wait_for_selector("#connection.connection-live")

@@ -5,6 +5,7 @@ void permission are refused and nothing changes."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 import pytest
@@ -122,6 +123,14 @@ def test_screenshots_of_the_desk(desk: LiveServer, browser: Any) -> None:
             screenshot(page, f"desk-rounds-{size}")
             widths[f"rounds@{size}"] = page.evaluate("document.querySelector('#result_list').scrollWidth")
             widths[f"rounds-box@{size}"] = page.evaluate("document.querySelector('.results').clientWidth")
+            # What a reviewer looks for first, in view without scrolling sideways: the
+            # round, its result (a chip) and its time.
+            first_columns = page.evaluate(
+                """() => ['field-round_id', 'field-result', 'field-when'].map(c =>
+                    document.querySelector('#result_list tbody tr td.' + c + ', #result_list tbody tr th.' + c)
+                        .getBoundingClientRect().right)"""
+            )
+            assert max(first_columns) <= SIZES[size][0], f"{size}: round, result, time end at {first_columns}"
     for name, width in widths.items():
         size = name.split("@")[1].split()[0]
         if name.startswith("round@"):  # the list may scroll in its own box on a phone
@@ -161,6 +170,8 @@ def test_the_admin_wears_the_products_colours_legibly_in_both_of_its_themes(
         assert colours(page, "#site-name a")[0] == GOLD and page.inner_text("#site-name").endswith("Baccarat Roads")
         page.goto(desk.url + "/admin/tables/round/")  # the newest round first: this test's
         screenshot(page, f"admin-rounds-{theme}", full_page=False)
+        chip = colours(page, "#result_list .result-chip")
+        assert chip[1] == "rgb(31, 111, 209)" and contrast(*chip) >= 4.5, "the result a chip in the Player's blue"
         for selector in (
             "#result_list tbody th a",
             "#result_list .suit-black",
@@ -171,7 +182,10 @@ def test_the_admin_wears_the_products_colours_legibly_in_both_of_its_themes(
         page.click("#result_list tbody th a")
         page.wait_for_selector(".desk-bets")
         screenshot(page, f"admin-round-{theme}")
-        assert contrast(*colours(page, ".desk-bets tr.bet-win th")) >= 4.5, "a won bet reads on its green"
+        won = colours(page, ".desk-bets tr.bet-win th")
+        assert contrast(*won) >= 4.5, "a won bet reads on its gold"
+        red, green, blue = map(int, re.findall(r"\d+", won[1])[:3])
+        assert red >= green > blue, f"a won bet in gold, not the Tie's green: {won[1]}"
         assert contrast(*colours(page, ".desk-copy")) >= 4.5 and contrast(*colours(page, ".desk-void-button")) >= 4.5
         if theme == "dark":
             assert page.evaluate("getComputedStyle(document.body).backgroundColor") == FELT
