@@ -3,6 +3,7 @@ the round, shown beside the full-shoe values; and the Payouts & odds page."""
 
 from __future__ import annotations
 
+import json
 from unittest import mock
 
 import pytest
@@ -172,3 +173,18 @@ def test_pays_are_written_one_way_on_every_page_as_the_seeds_paytable_writes_the
     pays = {cell.text for cell in find_all(page, "td", **{"data-label": "Pays"})}
     assert {"0.95:1", "1:1", "8:1", "7:2"} <= pays, pays  # Banker, Player, Tie, a natural
     assert not pays & {"0.95", "3.5", "19:20"}
+
+
+def test_a_side_bet_flagged_as_the_players_edge_is_drawn_on_the_odds_chart_too(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    round_ = services.round_record(table=table, **SEED).round
+    returns = {bet.value: -0.01 for bet in BetType} | {"lucky_six": 0.021}
+    Round.objects.filter(pk=round_.pk).update(odds={"cards": 410, "returns": returns, "no_commission_banker": -0.01})
+    page = client.get("/tables/baccarat-1/").content.decode()
+    [edge] = find_all(page, "tr", class_="edge-positive")
+    flagged = find_all(edge.html, "td")[0].text.removesuffix(" edge")
+    [script] = find_all(page, "script", id="chart-odds")
+    drawn = [line["name"] for line in json.loads(script.text)["data"]]
+    assert flagged == "Lucky Six" and flagged in drawn, drawn
+    assert {"Banker", "Player", "Tie", "Player Pair"} <= set(drawn), "the usual bets stay"
