@@ -54,9 +54,15 @@
 
   // The columns a card's roads hold, from the shoe's first to one past the newest (a
   // card draws the whole shoe's marks: tables/templatetags/road_svg.py).
+  // Read from the marks' path data, not their box: a card on another page is hidden and
+  // has none, and the wall sizes every page for the longest shoe on it.
   function needed(svg) {
-    var marks = svg && svg.querySelector("g"), box = marks && marks.getBBox();
-    return box && box.width + box.height > 0 ? Math.floor((box.x + box.width) / CELL) + 2 : 1;
+    var last = -1;
+    (svg ? svg.querySelectorAll("g path") : []).forEach(function (path) {
+      var numbers = (path.getAttribute("d") || "").match(/-?[\d.]+/g) || [];
+      for (var i = 0; i < numbers.length; i += 2) last = Math.max(last, Math.floor(+numbers[i] / CELL));
+    });
+    return last + 2;
   }
 
   // What the page's cards need to show their whole shoes: the most columns any of them
@@ -137,6 +143,20 @@
     grid.classList.toggle("heads-stacked", crowded);
   }
 
+  // Tables of one name told apart by their table ID beside the name (screen.css).
+  function named(all) {
+    var seen = {};
+    all.forEach(function (card) {
+      var name = card.querySelector("h2");
+      if (name) seen[name.textContent] = (seen[name.textContent] || 0) + 1;
+    });
+    all.forEach(function (card) {
+      var name = card.querySelector("h2");
+      if (name && seen[name.textContent] > 1) name.dataset.id = card.dataset.table;
+      else if (name) delete name.dataset.id;
+    });
+  }
+
   function pager(count, pages, turned) {
     var el = document.getElementById("screen-pager");
     el.innerHTML = "";
@@ -160,13 +180,17 @@
     var all = cards(), pages = Math.max(1, Math.ceil(all.length / MAX)), per = Math.ceil(all.length / pages);
     page = page % pages;
     var here = all.filter(function (card, i) { card.hidden = Math.floor(i / per) !== page; return !card.hidden; });
-    var key = here.length + ":" + innerWidth + "x" + innerHeight;
+    // Every page of the wall at one scale, so it does not jump as it turns: laid out for
+    // the fullest page (a shorter last page leaves slots empty) and sized for the longest
+    // shoe on the wall, not on the page.
+    var key = per + ":" + innerWidth + "x" + innerHeight;
     if (here.length && key !== laidOut) {
-      layout(here.length, here[0]);
+      layout(per, here[0]);
       laidOut = key;
     }
     heads(here);
-    var want = wanted(here);
+    named(all);
+    var want = wanted(all);
     here.forEach(function (card) { fit(card, want); });
     pager(all.length, pages, turned !== false);
   }

@@ -156,6 +156,9 @@ def wall(server: LiveServer) -> LiveServer:
     return server
 
 
+CELLS = "() => [...document.querySelectorAll('#lobby-grid .table-card:not([hidden])')].map(c => c.dataset.cell)"
+
+
 def test_the_wall_fills_the_tv_with_1_6_or_14_tables_and_marks_read_from_3_m(wall: LiveServer, browser: Any) -> None:
     figures: dict[tuple[int, str], list[dict[str, Any]]] = {}
     for count, more in ((1, 0), (6, 5), (14, 8)):
@@ -187,6 +190,7 @@ def test_the_wall_turns_its_pages_and_keeps_a_pushed_card_on_its_page(wall: Live
         page.goto(wall.url + "/lobby/screen/")
         page.wait_for_selector(LIVE, state="attached")
         first_page = visible_tables(page)
+        first_cells = page.evaluate(CELLS)
         dealt_and_shown(wall, page, first_page[1])
         assert visible_tables(page) == first_page  # a push neither turns the page nor shows another
 
@@ -198,5 +202,25 @@ def test_the_wall_turns_its_pages_and_keeps_a_pushed_card_on_its_page(wall: Live
         for card in page.evaluate(MEASURE):
             well_drawn(card, *SIZES["tv"])
         assert one_size(page.evaluate(MEASURE))
+        # The wall keeps one scale as it turns: page 1 holds the 60-round shoe, page 2
+        # short ones, and their marks are the same size.
+        assert set(page.evaluate(CELLS)) == set(first_cells) and len(set(first_cells)) == 1, (
+            first_cells,
+            page.evaluate(CELLS),
+        )
         page.clock.fast_forward(15_000)
         assert page.locator("#screen-pager").inner_text().endswith("Page 1 of 2") and visible_tables(page) == first_page
+
+
+def test_two_tables_of_one_name_are_told_apart_by_their_table_id(wall: LiveServer, browser: Any) -> None:
+    wall.table("wall-twin", "Baccarat 01")  # wall-00's name
+    wall.post("wall-twin", "shoes")
+    with sized_page(browser, "tv") as page:
+        page.goto(wall.url + "/lobby/screen/")
+        page.wait_for_selector(LIVE, state="attached")
+        shown = page.evaluate(
+            """() => [...document.querySelectorAll('#lobby-grid .table-card h2')]
+                .filter(h => h.textContent === 'Baccarat 01')
+                .map(h => h.textContent + getComputedStyle(h, '::after').content)"""
+        )
+        assert sorted(shown) == ['Baccarat 01" · wall-00"', 'Baccarat 01" · wall-twin"'], shown
