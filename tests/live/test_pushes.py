@@ -107,7 +107,9 @@ def test_a_round_pushes_at_most_10_kib_to_a_page_showing_an_80_round_shoe_and_3_
     whole = fragments.table_push_html(table, shoe, version, since=None)
     assert find_all(whole, "section", id="history") and len(whole.encode()) <= 32 * 1024  # a resync: 69 KiB before
     odds.round_odds_compute(round_pk=last.pk)
-    assert len(fragments.table_odds_html(table).encode()) <= 8 * 1024  # 9.4 KiB before
+    # 9.4 KiB before; 8 KiB until a side bet that is the player's edge got its own line
+    # on the chart (81 points, 0.2 KiB), as this shoe's round 81 has.
+    assert len(fragments.table_odds_html(table).encode()) <= 8.5 * 1024
     for card in fragments.lobby_cards_html():
         assert len(card.encode()) <= 3.25 * 1024  # 3 KiB before it carried the next round's returns
 
