@@ -35,7 +35,7 @@ from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_
 from . import selectors, services
 from .access import login
 from .authentication import selectors as authentication
-from .desk import rounds
+from .desk import lists, rounds
 from .desk import shoe as shoe_desk
 from .labels import winner_name
 from .models import Round, RoundAudit, Shoe, Table
@@ -99,6 +99,9 @@ class ShoeAdmin(admin.ModelAdmin):
 
     list_display = ["table", "number", "state", "decks", "started_at", "ended_at"]
     list_filter = ["table", "state"]
+    list_select_related = ["table"]  # each row names its table: one query for the page, not one a row
+    show_full_result_count = False  # "N of M" would count every shoe on every page view
+    paginator = lists.EstimatedCountPaginator
     ordering = ["-started_at", "-pk"]  # newest first: a reviewer looks at recent shoes
     readonly_fields = [f.name for f in Shoe._meta.fields]  # the tally above all: recording keeps it
 
@@ -172,9 +175,11 @@ class RoundAdmin(admin.ModelAdmin):
     # dealt, its cards and its state.
     list_display = ["round_id", "result", "when", "table", "shoe_round", "hands", "state"]
     list_display_links = ["round_id"]
+    # The tables (a few) all listed, not the distinct tables of every round; the recent
+    # shoes, not every shoe (tables.desk.lists).
     list_filter = [
-        ("shoe__table", admin.RelatedOnlyFieldListFilter),
-        ("shoe", admin.RelatedOnlyFieldListFilter),
+        ("shoe__table", admin.RelatedFieldListFilter),
+        lists.RecentShoeFilter,
         "winner",
         "player_pair",
         "banker_pair",
@@ -184,6 +189,8 @@ class RoundAdmin(admin.ModelAdmin):
     ]
     search_fields = ["round_id"]
     list_select_related = ["shoe__table"]
+    show_full_result_count = False  # "N of M" would count every round on every page view
+    paginator = lists.EstimatedCountPaginator
     ordering = ["-created_at", "-pk"]  # newest first: a reviewer looks at what just happened
     date_hierarchy = "created_at"
     actions = ["void_rounds"]

@@ -1,0 +1,80 @@
+"""The admin's lists at any size (issue 33): a page of the rounds or the shoes list costs
+the same queries however many shoes a year of history holds; the shoe filter offers the
+recent shoes; a large unfiltered list on PostgreSQL is not counted row by row."""
+
+from __future__ import annotations
+
+from unittest import mock
+
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from tables import services
+from tables.desk import lists
+from tables.models import Round, Shoe
+from tests.rounds import SEED
+
+
+def shoes_with_a_round(table, count: int) -> list[Shoe]:
+    shoes = []
+    for _ in range(count):
+        started = services.shoe_start(table=table).shoe
+        services.round_record(table=table, **SEED)
+        services.round_record(table=table, **SEED)
+        services.shoe_end(table=table)
+        shoes.append(started)
+    return shoes
+
+
+def queries(client: Client, path: str) -> int:
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(path).status_code == 200
+    return len(captured)
+
+
+def test_a_page_of_the_rounds_or_shoes_list_costs_the_same_queries_with_3_shoes_or_15(
+    client: Client, baccarat_1, staff_reviewer
+) -> None:
+    table, _ = baccarat_1
+    client.force_login(staff_reviewer)
+    shoes_with_a_round(table, 3)
+    few = {path: queries(client, path) for path in ("/admin/tables/round/", "/admin/tables/shoe/")}
+    shoes_with_a_round(table, 12)
+    many = {path: queries(client, path) for path in ("/admin/tables/round/", "/admin/tables/shoe/")}
+    assert many == few, "a shoe more costs no query more (each shoe read its table: one query a shoe)"
+
+
+def test_the_shoe_filter_offers_the_recent_shoes_and_keeps_an_older_one_chosen(
+    client: Client, baccarat_1, staff_reviewer
+) -> None:
+    table, _ = baccarat_1
+    client.force_login(staff_reviewer)
+    oldest, *_, newest = shoes_with_a_round(table, 4)
+    with mock.patch.object(lists, "RECENT_SHOES", 2):
+        offered = client.get("/admin/tables/round/").content.decode()
+        chosen = client.get("/admin/tables/round/", {"shoe__id__exact": oldest.pk}).content.decode()
+    assert f"?shoe__id__exact={newest.pk}" in offered and f"?shoe__id__exact={oldest.pk}" not in offered
+    assert f"?shoe__id__exact={oldest.pk}" in chosen, "an older shoe chosen stays in the filter"
+    assert all(r.round_id in chosen for r in Round.objects.filter(shoe=oldest)), "its rounds listed"
+    assert not any(r.round_id in chosen for r in Round.objects.filter(shoe=newest)), "and no other shoe's"
+
+
+def test_an_unfiltered_list_of_a_large_table_on_postgresql_takes_the_planners_estimate(
+    baccarat_1, staff_reviewer
+) -> None:
+    table, _ = baccarat_1
+    shoes_with_a_round(table, 2)
+    rounds = Round.objects.all()
+    with mock.patch.object(lists, "ESTIMATE_FROM", 0), CaptureQueriesContext(connection) as captured:
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute(f"ANALYZE {Round._meta.db_table}")
+        count = lists.EstimatedCountPaginator(rounds, 100).count
+        filtered = lists.EstimatedCountPaginator(rounds.filter(winner="B"), 100).count
+    assert count == 4 and filtered == Round.objects.filter(winner="B").count()
+    counted = [q["sql"] for q in captured if "COUNT(" in q["sql"].upper()]
+    if connection.vendor == "postgresql":
+        assert len(counted) == 1, counted  # the filtered list's, not the whole table's
+    else:
+        assert len(counted) == 2, "SQLite has no estimate: both counted"
