@@ -35,7 +35,7 @@ def alert_context(table: Table) -> dict[str, Any] | None:
         return None
     rounds = selectors.lobby_rounds_of(shoe)
     played = [r for r in rounds if not r[4]]
-    if not played or played[-1] is not rounds[-1]:
+    if not played or rounds[-1][4]:
         return None  # no round yet, or the newest was voided: it formed nothing
     road_rounds = [RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played)]
     formed = alerts.newly_formed(road_rounds)
