@@ -165,17 +165,27 @@ EXPORT_FIELDS = [
 ]  # fmt: skip
 
 
+EXPORT_CHUNK = 2000  # rounds read, and written out, at a time: memory stays flat whatever the range
+
+
 def audit_to_data(event: RoundAudit) -> dict[str, Any]:
     """An audit event as the exports give it: what, who, when, why."""
     return {"action": event.action, "by": event.username, "at": event.at.isoformat(), "reason": event.reason}
 
 
-def _export_rounds(selection: Selection) -> Iterator[Round]:
-    """The selection's rounds with their audit events (prefetched a chunk at a time)."""
-    return selection.rounds().prefetch_related("audit_events").iterator(chunk_size=2000)
+def _export_chunks(selection: Selection) -> Iterator[list[tuple[Round, list[dict[str, Any]]]]]:
+    """The selection's rounds a chunk at a time, each with its audit events: one query
+    for a chunk's events (a prefetch made a query set for every round: a fifth of an
+    export's time), and the odds, which no export gives, never read."""
+    rounds = selection.rounds().defer("odds").iterator(chunk_size=EXPORT_CHUNK)
+    while chunk := list(itertools.islice(rounds, EXPORT_CHUNK)):
+        events: dict[int, list[dict[str, Any]]] = {}
+        for event in RoundAudit.objects.filter(round_id__in=[r.pk for r in chunk]).order_by("round_id", "-at", "-pk"):
+            events.setdefault(event.round_id, []).append(audit_to_data(event))
+        yield [(r, events.get(r.pk, [])) for r in chunk]
 
 
-def export_row(r: Round) -> dict[str, Any]:
+def export_row(r: Round, audit: list[dict[str, Any]]) -> dict[str, Any]:
     data = round_to_data(r)
     return {
         **{k: data[k] for k in ("id", "shoe", "number", "created_at", "dealer", "winner", "voided", "void_reason")},
@@ -191,7 +201,7 @@ def export_row(r: Round) -> dict[str, Any]:
         "banker_natural": r.banker_natural,
         "voided_by": r.voided_by.get_username() if r.voided_by else None,
         "voided_at": r.voided_at.isoformat() if r.voided_at else None,
-        "audit": [audit_to_data(event) for event in r.audit_events.all()],
+        "audit": audit,
         "bets": data["bets"],
     }
 
@@ -209,19 +219,20 @@ def csv_cell(value: object) -> object:
 
 
 def export_csv_lines(selection: Selection) -> Iterator[str]:
-    """CSV text, a line at a time (streamed: a range may hold many rounds). Cards are
-    space-separated codes, bets one ``bet=result:pays`` item each; text that a
+    """CSV text, a chunk of rounds at a time (streamed: a range may hold many rounds).
+    Cards are space-separated codes, bets one ``bet=result:pays`` item each; text that a
     spreadsheet would read as a formula is neutralised (:func:`csv_cell`)."""
     buffer = io.StringIO()
     writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
     writer.writeheader()
-    for r in _export_rounds(selection):
-        row = export_row(r)
-        row["player_cards"] = " ".join(row["player_cards"])
-        row["banker_cards"] = " ".join(row["banker_cards"])
-        row["audit"] = " | ".join(f"{e['at']} {e['action']} by {e['by']}: {e['reason']}" for e in row["audit"])
-        row["bets"] = " ".join(f"{bet}={v['result']}:{v['pays']}" for bet, v in row["bets"].items())
-        writer.writerow({field: csv_cell(value) for field, value in row.items()})
+    for chunk in _export_chunks(selection):
+        for r, audit in chunk:
+            row = export_row(r, audit)
+            row["player_cards"] = " ".join(row["player_cards"])
+            row["banker_cards"] = " ".join(row["banker_cards"])
+            row["audit"] = " | ".join(f"{e['at']} {e['action']} by {e['by']}: {e['reason']}" for e in row["audit"])
+            row["bets"] = " ".join(f"{bet}={v['result']}:{v['pays']}" for bet, v in row["bets"].items())
+            writer.writerow({field: csv_cell(value) for field, value in row.items()})
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()
@@ -229,8 +240,11 @@ def export_csv_lines(selection: Selection) -> Iterator[str]:
 
 
 def export_json_chunks(selection: Selection) -> Iterator[str]:
-    """A JSON array of rounds, streamed one round at a time."""
+    """A JSON array of rounds, streamed a chunk of rounds at a time."""
+    first = True
     yield "["
-    for i, r in enumerate(_export_rounds(selection)):
-        yield ("," if i else "") + json.dumps(export_row(r))
+    for chunk in _export_chunks(selection):
+        rows = ",".join(json.dumps(export_row(r, audit)) for r, audit in chunk)
+        yield ("" if first else ",") + rows
+        first = False
     yield "]"
