@@ -1,7 +1,8 @@
 // The lobby wall. Up to data-per-page tables a page, the pages balanced (14 tables are two
 // pages of 7, not 12 and 2) and turning every 15 seconds; the grid of a page is the one
 // (columns × rows) that gives its roads the biggest marks, so 1, 2, 6 or 12 tables all
-// fill the screen, every card of a page the same size. Each card's roads are sized so
+// fill the screen, every card of a page the same size and every page at one scale (its
+// cells the smallest any page needs), so the wall does not jump as it turns. Each card's roads are sized so
 // their six rows fill what the card has left, smaller (never under what reads from 3 m)
 // so the page's whole shoes show from their first column, else their newest columns; a
 // pushed card is fitted as it arrives.
@@ -65,8 +66,8 @@
     return last + 2;
   }
 
-  // What the page's cards need to show their whole shoes: the most columns any of them
-  // needs, so that every card of the page keeps one cell size.
+  // What the cards need to show their whole shoes: the most columns any of them needs,
+  // so that every card of the wall, on every page, keeps one cell size.
   function wanted(here) {
     var most = { bead: 1, big: 1 };
     here.forEach(function (card) {
@@ -76,7 +77,9 @@
     return most;
   }
 
-  function fit(card, want) {
+  // Size a card's roads for the page's shoes (`want`), their cells no bigger than `most`
+  // px (the wall's scale); returns the cell it drew them at.
+  function fit(card, want, most) {
     var roads = card.querySelector(".card-roads");
     var bead = roads && roads.querySelector("svg.road-bead_plate"), big = roads && roads.querySelector("svg.road-big_road");
     if (!bead || !big) return;
@@ -86,7 +89,7 @@
     var width = roads.clientWidth, height = roads.clientHeight, a = arrangement(width, height, gap);
     // Smaller cells, down to SMALLEST, when that shows the page's whole shoes.
     var across = a.stacked ? width : width - gap, need = a.stacked ? Math.max(want.bead, want.big) : want.bead + want.big;
-    var cell = Math.min(a.cell, Math.max(SMALLEST, across / need)), whole = across / cell >= need - 0.01;
+    var cell = Math.min(a.cell, Math.max(SMALLEST, across / need), most || Infinity), whole = across / cell >= need - 0.01;
     var used = ((a.stacked ? 2 * ROWS : ROWS) * cell + (a.stacked ? gap : 0)) / height;
     roads.classList.toggle("stacked", a.stacked);
     if (used < 0.995) { // rows of square cells fill no more than this: the card centres them
@@ -103,6 +106,7 @@
       view(big, (across - beadColumns * cell) / cell);
     }
     card.dataset.cell = cell.toFixed(1); // for the tests and for whoever looks
+    return cell;
   }
 
   // The grid for `count` cards: every columns × rows that holds them, measured on the
@@ -131,30 +135,35 @@
   }
 
   // Each card's name whole, its good roads (or its last winner) beside it on the line:
-  // when some card of the page has no room there for the first of them, every card of
-  // the page puts them on a line of their own under the name (screen.css), so that no
-  // badge lies over a name and the cards stay alike.
-  function heads(here) {
+  // when some card of the wall has no room there for the first of them, every card puts
+  // them on a line of their own under the name (screen.css), so that no badge lies over
+  // a name and the cards stay alike from page to page. `pages` are the wall's pages.
+  function heads(pages) {
     grid.classList.remove("heads-stacked");
-    var crowded = here.some(function (card) {
-      var shelf = card.querySelector(".card-badges"), first = shelf && shelf.firstElementChild;
-      return !!first && first.getBoundingClientRect().width > shelf.clientWidth + 0.5;
+    var crowded = pages.some(function (here) {
+      reveal(pages, here);
+      return here.some(function (card) {
+        var shelf = card.querySelector(".card-badges"), first = shelf && shelf.firstElementChild;
+        return !!first && first.getBoundingClientRect().width > shelf.clientWidth + 0.5;
+      });
     });
     grid.classList.toggle("heads-stacked", crowded);
   }
 
-  // Tables of one name told apart by their table ID beside the name (screen.css).
+  // Tables of one name told apart: each one's table ID shown beside its name.
   function named(all) {
     var seen = {};
+    function name(card) { var h = card.querySelector("h2"); return h ? h.textContent.trim() : ""; }
+    all.forEach(function (card) { seen[name(card)] = (seen[name(card)] || 0) + 1; });
     all.forEach(function (card) {
-      var name = card.querySelector("h2");
-      if (name) seen[name.textContent] = (seen[name.textContent] || 0) + 1;
+      var id = card.querySelector(".table-id");
+      if (id) id.hidden = !(seen[name(card)] > 1);
     });
-    all.forEach(function (card) {
-      var name = card.querySelector("h2");
-      if (name && seen[name.textContent] > 1) name.dataset.id = card.dataset.table;
-      else if (name) delete name.dataset.id;
-    });
+  }
+
+  // Show the cards of one page (`here`, one of `pages`), hide the others'.
+  function reveal(pages, here) {
+    pages.forEach(function (cards) { cards.forEach(function (card) { card.hidden = cards !== here; }); });
   }
 
   function pager(count, pages, turned) {
@@ -177,22 +186,29 @@
   }
 
   function show(turned) {
-    var all = cards(), pages = Math.max(1, Math.ceil(all.length / MAX)), per = Math.ceil(all.length / pages);
-    page = page % pages;
-    var here = all.filter(function (card, i) { card.hidden = Math.floor(i / per) !== page; return !card.hidden; });
+    var all = cards(), count = Math.max(1, Math.ceil(all.length / MAX)), per = Math.ceil(all.length / count);
+    var pages = [];
+    for (var p = 0; p < count; p++) pages.push(all.slice(p * per, (p + 1) * per));
+    page = page % count;
     // Every page of the wall at one scale, so it does not jump as it turns: laid out for
-    // the fullest page (a shorter last page leaves slots empty) and sized for the longest
-    // shoe on the wall, not on the page.
+    // the fullest page (a shorter last page leaves slots empty), its heads alike on every
+    // page, and its roads' cells the smallest any page needs for the wall's shoes.
     var key = per + ":" + innerWidth + "x" + innerHeight;
-    if (here.length && key !== laidOut) {
-      layout(per, here[0]);
+    if (all.length && key !== laidOut) {
+      reveal(pages, pages[0]);
+      layout(per, pages[0][0]);
       laidOut = key;
     }
-    heads(here);
     named(all);
-    var want = wanted(all);
-    here.forEach(function (card) { fit(card, want); });
-    pager(all.length, pages, turned !== false);
+    heads(pages);
+    var want = wanted(all), scale = Infinity;
+    pages.forEach(function (here) {
+      if (pages.length > 1) reveal(pages, here);
+      here.forEach(function (card) { scale = Math.min(scale, fit(card, want) || Infinity); });
+    });
+    reveal(pages, pages[page]);
+    pages[page].forEach(function (card) { fit(card, want, scale); });
+    pager(all.length, count, turned !== false);
   }
 
   function tick() {

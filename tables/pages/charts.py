@@ -119,6 +119,11 @@ def _whole_ticks(span: int) -> dict[str, Any]:
 ODDS_COLOURS = {"banker": BANKER, "player": PLAYER, "tie": TIE, "player_pair": GOLD}
 # Told apart by the line's dash as well as its colour (and in the colour-blind theme).
 ODDS_DASHES = {"banker": "solid", "player": "dash", "tie": "solid", "player_pair": "dot"}
+# A side bet the chart draws because the odds table flags it as the player's edge now:
+# its look in the flat-bet chart (a tint of its side's colour and a dash of its own), the
+# Any Pair's dash changed from the Player Pair's here. No two lines look alike, so each
+# flagged bet's line is the one its legend entry names.
+EDGE_LOOKS = {"any_pair": (GOLD, "longdash")}
 # Banker and Player returns lie a fraction of a percent apart (about -1.06 and -1.24 %)
 # while Tie's and the pairs' lie near -14 % and -10 %: on one axis the first two are one
 # line. They get the upper axis to themselves, the side bets the lower one.
@@ -140,7 +145,7 @@ def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str
             "x": [number for number, _ in points],
             "y": [round(100 * returns[key], 3) for _, returns in points],
             "mode": "lines",
-            "line": {"color": ODDS_COLOURS.get(key, MUTED), "width": 2.5, "dash": ODDS_DASHES.get(key, "dashdot")},
+            "line": {"color": _odds_look(key)[0], "width": 2.5, "dash": _odds_look(key)[1]},
             "yaxis": "y2" if split and key not in MAIN_BETS else "y",
             "hovertemplate": f"{hover}<extra>{label}</extra>",
         }
@@ -163,6 +168,13 @@ def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str
         "yaxis2": {**_panel(axis, side, _panel_title(side), SIDE_SPAN), "domain": [0, 0.42], "anchor": "x"},
     }
     return {"data": lines, "layout": layout}
+
+
+def _odds_look(key: str) -> tuple[str, str]:
+    """A bet's line on the odds chart: (colour, dash)."""
+    if key in ODDS_COLOURS:
+        return ODDS_COLOURS[key], ODDS_DASHES[key]
+    return EDGE_LOOKS.get(key) or FLAT_BET_LOOKS.get(key, (MUTED, "dashdot"))
 
 
 # The least a panel of the odds chart spans, in percentage points: a shoe moves Banker's

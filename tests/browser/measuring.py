@@ -5,6 +5,7 @@ road's cells, columns out of view and newest mark on a table page."""
 
 from __future__ import annotations
 
+import base64
 import re
 from dataclasses import dataclass
 from typing import Any
@@ -104,6 +105,77 @@ def tie_counts(page: Any, scope: str) -> list[TieCount]:
         scope,
     )
     return [TieCount(**count) for count in found]
+
+
+@dataclass(frozen=True)
+class TieRing:
+    """A Big Road tie count beside the ring of its cell, as drawn: whether the count's box
+    covers the cell's middle, and how much of the ring's colour (Banker's or Player's)
+    shows with the count drawn, against the cell drawn without it (1: all of it)."""
+
+    count: str
+    covers_middle: bool
+    ring_shown: float
+
+
+# The tie counts of visible Big Roads under a scope that lie in their road's view, each
+# with its cell's box on the screen (a count's x is its cell's middle, its y the middle
+# and 3.5: tables/pages/svg.py) and the ring's colour.
+TIE_CELLS_JS = """(scope) => [...document.querySelectorAll(scope + ' svg.road-big_road text.ties')].flatMap(t => {
+    const svg = t.ownerSVGElement, view = svg.getBoundingClientRect(), r = t.getBoundingClientRect();
+    if (!r.width || svg.closest('[hidden]')) return [];
+    const m = svg.getScreenCTM(), x = +t.getAttribute('x'), y = +t.getAttribute('y') - 3.5;
+    const left = m.e + (x - 10) * m.a, top = m.f + (y - 10) * m.d, side = 20 * m.a;
+    if (left < view.left || left + side > view.right + 0.5) return [];
+    const middle = {x: left + side / 2, y: top + side / 2};
+    const ring = [...svg.querySelectorAll('path[class*=mk-ring-]')].find(p =>
+        (p.getAttribute('d').match(/-?[\\d.]+/g) || [])
+            .some((n, i, all) => i % 2 === 0 && +n === x && +all[i + 1] === y));
+    const winner = ring && ring.getAttribute('class').includes('ring-B') ? 'banker' : 'player';
+    return [{count: t.textContent, left, top, side,
+             coversMiddle: r.left < middle.x && middle.x < r.right && r.top < middle.y && middle.y < r.bottom,
+             ring: getComputedStyle(document.documentElement).getPropertyValue('--' + winner).trim(), hasRing: !!ring}];
+})"""
+
+# How many of a PNG's pixels are within a distance of 90 (of 441) of a colour ("#d9342b").
+COLOURED_JS = """async ([png, colour]) => {
+    const image = new Image();
+    image.src = 'data:image/png;base64,' + png;
+    await image.decode();
+    const canvas = document.createElement('canvas');
+    canvas.width = image.width; canvas.height = image.height;
+    const context = canvas.getContext('2d');
+    context.drawImage(image, 0, 0);
+    const want = [1, 3, 5].map(i => parseInt(colour.slice(i, i + 2), 16));
+    const data = context.getImageData(0, 0, canvas.width, canvas.height).data;
+    let n = 0;
+    for (let i = 0; i < data.length; i += 4)
+        if (Math.hypot(data[i] - want[0], data[i + 1] - want[1], data[i + 2] - want[2]) < 90) n++;
+    return n;
+}"""
+
+
+def tie_rings(page: Any, scope: str) -> list[TieRing]:
+    """The tie counts on rings of the Big Roads under ``scope`` (a count on a shoe's
+    opening ties has no ring, and is left out), each cell as the screen shows it with its
+    count and without (screenshots of the cell, counted pixel by pixel in the browser)."""
+    found = []
+    for cell in page.evaluate(TIE_CELLS_JS, scope):
+        if not cell["hasRing"]:
+            continue
+        clip = {"x": cell["left"], "y": cell["top"], "width": cell["side"], "height": cell["side"]}
+        shown = page.screenshot(clip=clip)
+        page.add_style_tag(content="svg.road text.ties { visibility: hidden !important; }")
+        bare = page.screenshot(clip=clip)
+        page.evaluate("() => document.head.lastElementChild.remove()")
+        with_count, without = (
+            page.evaluate(COLOURED_JS, [base64.b64encode(png).decode(), cell["ring"]]) for png in (shown, bare)
+        )
+        found.append(TieRing(cell["count"], cell["coversMiddle"], with_count / max(without, 1)))
+    return found
+
+
+MIN_RING_SHOWN = 0.75  # of a tied cell's ring in sight around its count
 
 
 def theme_colours(page: Any) -> dict[str, str]:

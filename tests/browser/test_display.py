@@ -12,7 +12,15 @@ import pytest
 from tables.game.shoe import DealingShoe
 
 from .browsing import SIZES, LiveServer, page_width, screenshot, serving, sized_page
-from .measuring import text_collisions, text_cut, theme_colours, tie_count_faults, tie_counts
+from .measuring import (
+    MIN_RING_SHOWN,
+    text_collisions,
+    text_cut,
+    theme_colours,
+    tie_count_faults,
+    tie_counts,
+    tie_rings,
+)
 from .naturals import LONG_STREAKS, NaturalShoe
 
 LIVE = "#connection.connection-live"
@@ -400,6 +408,10 @@ def test_the_display_reads_from_3_m_tie_counts_large_words_apart_and_a_result_an
         ties = tie_counts(page, "#display")
         assert [tie.count for tie in ties][-1:] == ["2"], "the newest Big Road cell counts its two ties"
         assert [tie_count_faults(tie) for tie in ties] == [[]] * len(ties), ties
+        rings = tie_rings(page, "#display")  # the count in its cell's corner, the ring in sight
+        assert rings and [(r.covers_middle, r.ring_shown >= MIN_RING_SHOWN) for r in rings] == [(False, True)] * len(
+            rings
+        )
         assert text_collisions(page, "body") == [] and text_cut(page, "body") == []
 
         deal_naturals(server, slug, shoe, "B")  # two cards a hand: "BANKER" beside a one-digit score
