@@ -32,7 +32,7 @@ from ..game.review import (
 )
 from ..models import Round, RoundAudit, Shoe, Table
 from ..pages import charts
-from ..selectors import PLAYED_FIELDS, played_round, round_to_data
+from ..selectors import PLAYED_FIELDS, played_round
 
 LONGEST_STREAK = 8  # streak lengths shown one by one; the last bucket is "8 or more"
 CURVE_POINTS = 2000  # flat-bet curves are thinned to about this many points
@@ -173,36 +173,60 @@ def audit_to_data(event: RoundAudit) -> dict[str, Any]:
     return {"action": event.action, "by": event.username, "at": event.at.isoformat(), "reason": event.reason}
 
 
-def _export_chunks(selection: Selection) -> Iterator[list[tuple[Round, list[dict[str, Any]]]]]:
-    """The selection's rounds a chunk at a time, each with its audit events: one query
-    for a chunk's events (a prefetch made a query set for every round: a fifth of an
-    export's time), and the odds, which no export gives, never read."""
-    rounds = selection.rounds().defer("odds").iterator(chunk_size=EXPORT_CHUNK)
+# What an export reads of a round, as plain values: a million rounds as model instances
+# (a round, its shoe and its table each) cost most of an export's time.
+_EXPORTED = (
+    "pk", "round_id", "shoe__number", "shoe__table__slug", "number", "created_at", "dealer_name",
+    "player_cards", "banker_cards", "player_score", "banker_score", "winner", "player_pair", "banker_pair",
+    "player_perfect_pair", "banker_perfect_pair", "player_natural", "banker_natural",
+    "voided", "void_reason", "voided_by__username", "voided_at", "bets",
+)  # fmt: skip
+
+
+def _export_chunks(selection: Selection) -> Iterator[list[tuple[dict[str, Any], list[dict[str, Any]]]]]:
+    """The selection's rounds a chunk at a time, as plain values (:data:`_EXPORTED`),
+    each with its audit events: one query for a chunk's events, and the odds, which no
+    export gives, never read."""
+    rounds = selection.rounds().values(*_EXPORTED).iterator(chunk_size=EXPORT_CHUNK)
     while chunk := list(itertools.islice(rounds, EXPORT_CHUNK)):
         events: dict[int, list[dict[str, Any]]] = {}
-        for event in RoundAudit.objects.filter(round_id__in=[r.pk for r in chunk]).order_by("round_id", "-at", "-pk"):
+        trail = RoundAudit.objects.filter(round_id__in=[r["pk"] for r in chunk]).order_by("round_id", "-at", "-pk")
+        for event in trail:
             events.setdefault(event.round_id, []).append(audit_to_data(event))
-        yield [(r, events.get(r.pk, [])) for r in chunk]
+        yield [(r, events.get(r["pk"], [])) for r in chunk]
 
 
-def export_row(r: Round, audit: list[dict[str, Any]]) -> dict[str, Any]:
-    data = round_to_data(r)
+def _codes(packed: str) -> list[str]:
+    """A hand's card codes from its stored, packed form ("AH5SKD": AH, 5S, KD)."""
+    return [packed[i : i + 2] for i in range(0, len(packed), 2)]
+
+
+def export_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> dict[str, Any]:
+    """A round as the exports give it, from its values (the API's round object's fields,
+    and where it was played, who voided it, its audit trail)."""
     return {
-        **{k: data[k] for k in ("id", "shoe", "number", "created_at", "dealer", "winner", "voided", "void_reason")},
-        "table": r.shoe.table.slug,
-        "player_cards": data["player_cards"],
-        "banker_cards": data["banker_cards"],
-        "player_score": r.player_score,
-        "banker_score": r.banker_score,
-        "player_pair": r.player_pair,
-        "banker_pair": r.banker_pair,
-        "perfect_pair": r.perfect_pair,
-        "player_natural": r.player_natural,
-        "banker_natural": r.banker_natural,
-        "voided_by": r.voided_by.get_username() if r.voided_by else None,
-        "voided_at": r.voided_at.isoformat() if r.voided_at else None,
+        "id": r["round_id"],
+        "shoe": r["shoe__number"],
+        "number": r["number"],
+        "created_at": r["created_at"].isoformat(),
+        "dealer": r["dealer_name"],
+        "winner": r["winner"],
+        "voided": r["voided"],
+        "void_reason": r["void_reason"],
+        "table": r["shoe__table__slug"],
+        "player_cards": _codes(r["player_cards"]),
+        "banker_cards": _codes(r["banker_cards"]),
+        "player_score": r["player_score"],
+        "banker_score": r["banker_score"],
+        "player_pair": r["player_pair"],
+        "banker_pair": r["banker_pair"],
+        "perfect_pair": r["player_perfect_pair"] or r["banker_perfect_pair"],
+        "player_natural": r["player_natural"],
+        "banker_natural": r["banker_natural"],
+        "voided_by": r["voided_by__username"],
+        "voided_at": r["voided_at"].isoformat() if r["voided_at"] else None,
         "audit": audit,
-        "bets": data["bets"],
+        "bets": r["bets"],
     }
 
 
