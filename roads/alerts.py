@@ -7,34 +7,42 @@ and formed anew: a Long Banker of five, six, seven Bankers is one alert."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 
 from .engine import Roads
 from .entries import RoadRound
 from .patterns import DEFAULT_RULES, GoodRoadRules
 
 
-def formed(before: Sequence[str], after: Sequence[str]) -> list[str]:
-    """The good roads that hold ``after`` a round and did not ``before`` it, in the
-    order ``after`` lists them."""
-    held = set(before)
-    return [name for name in after if name not in held]
+@dataclass(frozen=True)
+class HeldRoads:
+    """A shoe's roads, and each good road that holds after its last round with how many
+    rounds it has held (1: it formed on the last round)."""
+
+    roads: Roads
+    runs: dict[str, int]
+
+    @property
+    def formed(self) -> list[str]:
+        """The good roads the last round formed."""
+        return [name for name, run in self.runs.items() if run == 1]
 
 
-def pattern_runs(rounds: Iterable[RoadRound], rules: GoodRoadRules = DEFAULT_RULES) -> dict[str, int]:
-    """Each good road that holds after the last of ``rounds`` (played rounds, in order),
-    with how many rounds it has held: 1 when it formed on the last round. Ties count as
-    rounds: a pattern holds through them."""
+def held_roads(rounds: Iterable[RoadRound], rules: GoodRoadRules = DEFAULT_RULES) -> HeldRoads:
+    """The roads of ``rounds`` (played rounds, in order), built once, and how long each
+    good road has held. Ties count as rounds: a pattern holds through them."""
     roads, runs = Roads(rules), dict[str, int]()
     for round_ in rounds:
         roads.append(round_)
         runs = {name: runs.get(name, 0) + 1 for name in roads.good_roads()}
-    return runs
+    return HeldRoads(roads, runs)
+
+
+def pattern_runs(rounds: Iterable[RoadRound], rules: GoodRoadRules = DEFAULT_RULES) -> dict[str, int]:
+    """Each good road that holds after the last of ``rounds``, with how many rounds it has held."""
+    return held_roads(rounds, rules).runs
 
 
 def newly_formed(rounds: Sequence[RoadRound], rules: GoodRoadRules = DEFAULT_RULES) -> list[str]:
     """The good roads the last of ``rounds`` formed (none before the first round)."""
-    if not rounds:
-        return []
-    before = Roads.of(rounds[:-1], rules)
-    after = Roads.of(rounds, rules)
-    return formed(before.good_roads(), after.good_roads())
+    return held_roads(rounds, rules).formed

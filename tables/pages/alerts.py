@@ -13,7 +13,6 @@ from django.core.cache import cache
 from django.template.loader import render_to_string
 
 from roads import alerts
-from roads.engine import Roads
 from roads.entries import RoadRound
 
 from .. import selectors
@@ -37,9 +36,8 @@ def alert_context(table: Table) -> dict[str, Any] | None:
     played = [r for r in rounds if not r[4]]
     if not played or rounds[-1][4]:
         return None  # no round yet, or the newest was voided: it formed nothing
-    road_rounds = [RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played)]
-    formed = alerts.newly_formed(road_rounds)
-    if not formed:
+    held = alerts.held_roads(RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played))
+    if not held.formed:
         return None
     newest = rounds[-1][0]
     returns = odds_panel.next_returns(table, selectors.newest_odds([shoe.pk]).get(shoe.pk), newest)
@@ -54,8 +52,8 @@ def alert_context(table: Table) -> dict[str, Any] | None:
         "table": table,
         "shoe": shoe,
         "round": newest,
-        "formed": formed,
-        "roads": ShoeRoads(Roads.of(road_rounds), rounds=[]),
+        "formed": held.formed,
+        "roads": ShoeRoads(held.roads, rounds=[]),
         "next_returns": returns,
         "columns": BIG_ROAD_COLUMNS,
     }

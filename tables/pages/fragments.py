@@ -21,7 +21,6 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
 
 from roads import alerts
-from roads.engine import Roads
 from roads.entries import RoadRound
 
 from .. import selectors
@@ -321,19 +320,16 @@ def lobby_row(
     """One table's lobby card: its open shoe's roads, counts and good roads (with how
     many rounds each has held), and the next round's returns where they are stored."""
     played = [r for r in rounds if not r[4]]  # voided rounds stay out of the roads
-    road_rounds = [RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played)]
-    roads = Roads.of(road_rounds)
+    held = alerts.held_roads(RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played))
     winners = [r[1] for r in played]
-    runs = alerts.pattern_runs(road_rounds)
     return {
         "table": table,
         "shoe": shoe,
-        "roads": ShoeRoads(roads, rounds=[]),  # no titles on a card
+        "roads": ShoeRoads(held.roads, rounds=[]),  # no titles on a card
         "last": {"number": played[-1][0], "winner": played[-1][1]} if played else None,
         "counts": {w: winners.count(w) for w in ("B", "P", "T")},
-        "good_roads": roads.good_roads(),
-        "runs": runs,
-        "longest_run": max(runs.values(), default=0),
+        "good_roads": list(held.runs),  # the good roads that hold, in the order of PATTERNS
+        "runs": held.runs,
         "next_returns": odds_panel.next_returns(table, odds, rounds[-1][0] if rounds else 0),
         "version": selectors.lobby_version(shoe, rounds),
     }

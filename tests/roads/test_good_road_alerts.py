@@ -3,7 +3,7 @@ once, on the round a good road forms, and again only after it has ended."""
 
 from __future__ import annotations
 
-from roads.alerts import formed, newly_formed, pattern_runs
+from roads.alerts import newly_formed, pattern_runs
 from roads.entries import RoadRound, Winner
 
 
@@ -35,8 +35,3 @@ def test_each_held_good_road_says_how_many_rounds_it_has_held() -> None:
     runs = pattern_runs(rounds("PBBBBBB"))
     assert runs["long_banker"] == 3  # formed on the fourth Banker, held on the fifth and sixth
     assert set(runs) == {"long_banker"}
-
-
-def test_formed_keeps_the_order_of_the_good_roads_after_and_leaves_out_those_held_before() -> None:
-    after = ["long_banker", "clap_clap_road", "double_jump"]
-    assert formed(["long_banker"], after) == ["clap_clap_road", "double_jump"]
