@@ -35,8 +35,11 @@
     counter.textContent = count;
   }
 
+  // At most this many toasts at once, the newest kept: more would cover a phone's page.
+  var phone = window.matchMedia("(max-width: 640px)"), MOST = { phone: 1, other: 3 };
   function show(toast) {
     toasts.appendChild(toast);
+    while (toasts.children.length > (phone.matches ? MOST.phone : MOST.other)) toasts.firstElementChild.remove();
     var timer = null;
     function later() { timer = setTimeout(function () { toast.remove(); }, TOAST_SECONDS * 1000); }
     toast.addEventListener("mouseenter", function () { clearTimeout(timer); });
