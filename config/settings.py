@@ -197,22 +197,9 @@ CELERY_WORKER_HIJACK_ROOT_LOGGER = False  # the workers log as the servers do (L
 CELERY_BROKER_CONNECTION_TIMEOUT = 1
 CELERY_TASK_PUBLISH_RETRY_POLICY = {"max_retries": 1, "interval_start": 0, "interval_step": 0.2, "interval_max": 0.2}
 TASKS_INLINE = env_bool("TASKS_INLINE")
-# Reviewer reports read a whole history: their own queue and worker (Procfile's
-# "reports"), so they never hold back a table's odds on the default queue.
-CELERY_TASK_ROUTES = {"tables.tasks.review_*": {"queue": "reports"}}
 
-# Reviewer statistics flag a shoe whose lowest p-value falls under this. With a broker,
-# beat recomputes the whole-history reports this often (the review page shows them).
+# Reviewer statistics flag a shoe whose lowest p-value falls under this.
 REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
-REVIEW_REFRESH_SECONDS = float(env("REVIEW_REFRESH_SECONDS", "600"))
-# A review of at most REVIEW_INLINE_ROUNDS rounds is computed while the page waits; a
-# larger one by a job on the reports queue (tables/desk/reports.py), kept for
-# REVIEW_KEEP_SECONDS; a job taking longer than REVIEW_JOB_SECONDS is taken as lost. A
-# reviewer may force a fresh report once every REVIEW_FRESH_SECONDS.
-REVIEW_INLINE_ROUNDS = int(env("REVIEW_INLINE_ROUNDS", "5000"))
-REVIEW_KEEP_SECONDS = float(env("REVIEW_KEEP_SECONDS", str(3 * REVIEW_REFRESH_SECONDS)))
-REVIEW_JOB_SECONDS = float(env("REVIEW_JOB_SECONDS", "600"))
-REVIEW_FRESH_SECONDS = float(env("REVIEW_FRESH_SECONDS", "60"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
 # /readyz answers within this many seconds, a dependency that has not answered by then
 # failed (tables/operations/probes.py).
@@ -331,7 +318,6 @@ PUSH_SEND_TIMEOUT = float(env("PUSH_SEND_TIMEOUT", "10"))
 # With a broker, beat deals them instead (every ASGI process would deal otherwise).
 SIMULATE_INTERVAL = float(env("SIMULATE_INTERVAL", "0"))
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
-    "review-reports": {"task": "tables.tasks.review_reports_refresh", "schedule": REVIEW_REFRESH_SECONDS},
     "lobby-cards": {"task": "tables.tasks.lobby_cards_render", "schedule": LOBBY_CARDS_SECONDS},
     "odds-sweep": {"task": "tables.tasks.rounds_without_odds_compute", "schedule": ODDS_SWEEP_SECONDS},
 }

@@ -180,6 +180,9 @@ class RoundAdmin(admin.ModelAdmin):
     list_filter = [
         ("shoe__table", admin.RelatedFieldListFilter),
         lists.RecentShoeFilter,
+        # Today, the past 7 days, this month, this year: fixed choices. The date hierarchy
+        # it replaces listed the distinct days of every round, a scan of all of history.
+        ("created_at", admin.DateFieldListFilter),
         "winner",
         "player_pair",
         "banker_pair",
@@ -192,7 +195,6 @@ class RoundAdmin(admin.ModelAdmin):
     show_full_result_count = False  # "N of M" would count every round on every page view
     paginator = lists.EstimatedCountPaginator
     ordering = ["-created_at", "-pk"]  # newest first: a reviewer looks at what just happened
-    date_hierarchy = "created_at"
     actions = ["void_rounds"]
     readonly_fields = [f.name for f in Round._meta.fields]
 

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from .game.bets import BetType
 from .game.outcome import PlayedRound, Winner
-from .game.review import frequencies, full_shoe_rates
+from .game.review import full_shoe_rates
+from .game.summaries import Summary
 from .labels import bet_label
-from .models import Round, RoundAudit, Shoe, Table
+from .models import Round, RoundAudit, Shoe, ShoeDay, Table
+from .models.shoe_days import STORED, summary_of
 from .page_version import NO_SHOE, NO_SHOE_TABLE, PageVersion
 
 
@@ -204,20 +206,44 @@ def recent_audit_events(*, limit: int = 10) -> list[RoundAudit]:
     return list(RoundAudit.objects.select_related("round__shoe__table")[:limit])
 
 
+@dataclass(frozen=True)
+class ShoeSums:
+    """A shoe's played rounds in a selection, summed from its shoe days."""
+
+    decks: int
+    summary: Summary
+    lowest_p: float | None  # of the chi-square tests on these rounds
+
+
+Stretch = tuple[int, dict[str, float]]  # a shoe day's rounds, and what each bet paid over them
+
+
+def shoe_sums(days: QuerySet[ShoeDay]) -> tuple[dict[int, ShoeSums], list[Stretch]]:
+    """Each shoe's sums over ``days`` (ordered by shoe, then day), by shoe ID in that
+    order, and each day's rounds and pays in order (for curves). A shoe of one day keeps
+    that day's p-value; a shoe spread over several is tested again on its sums."""
+    sums: dict[int, ShoeSums] = {}
+    stretches = []
+    rows = days.values_list("shoe_id", "shoe__decks", "lowest_p", *STORED)
+    for shoe_id, decks, lowest_p, *stored in rows.iterator(chunk_size=2000):
+        summary = summary_of(stored)
+        stretches.append((summary.tally.rounds, summary.pays))
+        earlier = sums.get(shoe_id)
+        if earlier is not None:
+            summary = earlier.summary.then(summary)
+            lowest_p = summary.tally.frequencies(full_shoe_rates(decks)).lowest_p
+        sums[shoe_id] = ShoeSums(decks, summary, lowest_p)
+    return sums, stretches
+
+
 def recent_flagged_shoes(*, threshold: float, shoes: int = 50) -> list[tuple[Shoe, float]]:
     """The latest ``shoes`` shoes whose lowest chi-square p-value falls under
     ``threshold``, with that p-value: the review page's flag, for the admin index at a
-    glance (two queries; voided rounds left out, as in the review)."""
+    glance (two queries, of the kept shoe days; voided rounds left out, as in the review)."""
     recent = list(Shoe.objects.select_related("table").order_by("-started_at", "-pk")[:shoes])
-    rows: dict[int, list[PlayedRound]] = {shoe.pk: [] for shoe in recent}
-    played = Round.objects.filter(shoe_id__in=rows, voided=False).order_by("shoe_id", "number")
-    for r in played.values_list("shoe_id", *PLAYED_FIELDS, named=True):  # rows, not model instances
-        rows[r.shoe_id].append(played_round(r))
-    flagged = []
-    for shoe in recent:
-        if not rows[shoe.pk]:
-            continue
-        result = frequencies(rows[shoe.pk], full_shoe_rates(shoe.decks))
-        if result.flagged(threshold) and result.lowest_p is not None:
-            flagged.append((shoe, result.lowest_p))
-    return flagged
+    sums, _ = shoe_sums(ShoeDay.objects.filter(shoe__in=recent, rounds__gt=0).order_by("shoe_id", "day"))
+    return [
+        (shoe, lowest_p)
+        for shoe in recent
+        if shoe.pk in sums and (lowest_p := sums[shoe.pk].lowest_p) is not None and lowest_p < threshold
+    ]

@@ -112,8 +112,6 @@ def fresh_scheduler() -> Iterator[None]:
     inline, every change pushed at once, no page counted open."""
     live.install(None)
     background.install(None)
-    background.install(None, background.REPORTS_QUEUE)
     yield
     live.install(None)
     background.install(None)
-    background.install(None, background.REPORTS_QUEUE)

@@ -131,7 +131,6 @@ class ThreadRunner:
 
 
 DEFAULT_QUEUE = "celery"  # Celery's own default: the odds, the sweeps, the lobby cards
-REPORTS_QUEUE = "reports"  # long reviewer reports (CELERY_TASK_ROUTES sends them there)
 
 
 def enqueue(task: str, job: Job, *args: Any, queue: str = DEFAULT_QUEUE) -> None:
@@ -157,7 +156,7 @@ _choosing = threading.Lock()
 
 def runner(queue: str = DEFAULT_QUEUE) -> Runner:
     """This process's runner of ``queue``: inline with ``TASKS_INLINE``, else a thread of
-    its own, so a report that reads a year of rounds never holds back a table's odds."""
+    its own, so slow work on one queue never holds back another's."""
     found = _runners.get(queue)
     if found is None:
         with _choosing:

@@ -12,7 +12,6 @@ from django.db import OperationalError
 
 from .. import live
 from ..demo import simulator
-from ..desk import reports
 from ..pages import fragments
 from . import odds
 
@@ -45,17 +44,3 @@ def lobby_cards_render() -> None:
     """Keep every table's lobby card rendered in the cache, in each language a lobby page
     shows (after a deploy or a cache flush the lobby pages would render them all)."""
     fragments.lobby_cards_keep(live.lobby_languages())
-
-
-@shared_task(name="tables.tasks.review_reports_refresh", **PERIODIC)
-def review_reports_refresh() -> None:
-    """Reviewer statistics of the whole history, computed ahead for the review page (on
-    the reports queue: CELERY_TASK_ROUTES)."""
-    reports.reports_refresh()
-
-
-@shared_task(name=reports.REPORT_TASK, ignore_result=True, autoretry_for=(OperationalError,), max_retries=3)
-def review_report_compute(slug: str | None, start: str | None, end: str | None, threshold: float) -> None:
-    """A report a reviewer asked for, too large to compute while the page waits (on the
-    reports queue)."""
-    reports.report_compute(slug, start, end, threshold)

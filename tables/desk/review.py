@@ -1,7 +1,7 @@
 """Reviewer statistics and exports: which rounds a reviewer asked for, and the report.
 
-The statistics themselves are in :mod:`tables.game.review`; this module loads rounds
-by table and date range, groups them by shoe, and builds the charts.
+The statistics themselves are in :mod:`tables.game.review`; this module sums the shoe
+days of a table and date range, shoe by shoe, builds the charts, and exports rounds.
 """
 
 from __future__ import annotations
@@ -10,6 +10,7 @@ import csv
 import io
 import itertools
 import json
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
@@ -17,25 +18,23 @@ from typing import Any
 
 from django import forms
 from django.conf import settings
-from django.db.models import QuerySet
+from django.core.paginator import Paginator
+from django.db.models import QuerySet, TextField
+from django.db.models.functions import Cast
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..game.bets import BetType
-from ..game.review import (
-    FlatBetCurves,
-    Frequencies,
-    Tally,
-    expected_streaks,
-    full_shoe_rates,
-    streak_lengths,
-)
-from ..models import Round, RoundAudit, Shoe, Table
+from ..game.review import FlatBetCurves, Frequencies, Tally, expected_streaks, full_shoe_rates
+from ..game.summaries import stretch_curves
+from ..models import Round, RoundAudit, Shoe, ShoeDay, Table
 from ..pages import charts
-from ..selectors import PLAYED_FIELDS, played_round
+from ..selectors import Stretch, shoe_sums
 
 LONGEST_STREAK = 8  # streak lengths shown one by one; the last bucket is "8 or more"
 CURVE_POINTS = 2000  # flat-bet curves are thinned to about this many points
+CURVE_ROUNDS = 10_000  # up to this many rounds, the flat-bet curves are drawn round by round
+SHOES_A_PAGE = 100  # shoes listed a page at a time (a year of history holds thousands)
 ROWS_A_CHUNK = 2000  # rounds read from the database at a time
 
 
@@ -76,6 +75,17 @@ class Selection:
         data = form.cleaned_data
         return cls(data.get("table"), data.get("start"), data.get("end"), data["threshold"])
 
+    def shoe_days(self) -> QuerySet[ShoeDay]:
+        """The shoe days in range that hold played rounds, oldest shoe first, each shoe's days in order."""
+        days = ShoeDay.objects.filter(rounds__gt=0)
+        if self.table is not None:
+            days = days.filter(shoe__table=self.table)
+        if self.start is not None:
+            days = days.filter(day__gte=self.start)
+        if self.end is not None:
+            days = days.filter(day__lte=self.end)
+        return days.order_by("shoe__table__slug", "shoe__number", "day")
+
     def rounds(self) -> QuerySet[Round]:
         """Every round in range, voided ones included, oldest shoe first."""
         rounds = Round.objects.select_related("shoe__table", "voided_by")
@@ -95,50 +105,55 @@ class ShoeReport:
     flagged: bool
 
 
-def report(selection: Selection) -> dict[str, Any]:
+def report(selection: Selection, page: int | str = 1) -> dict[str, Any]:
     """Per shoe and overall: observed frequencies against exact expectations with
-    chi-square tests, flagged shoes, streak lengths, flat-bet curves.
+    chi-square tests, flagged shoes, streak lengths, flat-bet curves; the shoes a page
+    at a time, flagged first.
 
-    The rounds are read as rows a chunk at a time and one shoe's are held at a time, so
-    a year of history costs time, not memory (the probe saw a worker grow by 900 MiB,
-    and keep it, loading 55,568 rounds as objects)."""
-    played = selection.rounds().filter(voided=False)  # voided rounds void all pays and plays
-    curves = FlatBetCurves([bet.value for bet in BetType], step=max(1, played.count() // CURVE_POINTS))
-    overall = Tally()
-    tallies: dict[int, Tally] = {}
-    streaks: list[int] = []
-    rows = played.values_list("shoe_id", "bets", *PLAYED_FIELDS, named=True).iterator(chunk_size=ROWS_A_CHUNK)
-    for shoe_id, shoe_rows in itertools.groupby(rows, key=lambda row: row.shoe_id):
-        tally = tallies[shoe_id] = Tally()
-        winners = []
-        for row in shoe_rows:
-            played_ = played_round(row)
-            tally.add(played_)
-            overall.add(played_)
-            winners.append(played_.winner)
-            curves.add({bet: row.bets.get(bet, {}).get("pays") for bet in curves.totals})
-        streaks += streak_lengths(winners)
-    shoes_by_id = Shoe.objects.select_related("table").in_bulk(list(tallies))
-    shoes = []
-    for shoe_id, tally in tallies.items():
-        shoe = shoes_by_id[shoe_id]
-        tested = tally.frequencies(full_shoe_rates(shoe.decks))
-        shoes.append(ShoeReport(shoe, tested, tested.flagged(selection.threshold)))
-    decks = {shoe.decks for shoe in shoes_by_id.values()} or {8}
+    Summed from the shoe days kept as rounds are recorded (:mod:`tables.services.shoe_days`),
+    never from the rounds: a year of history costs what its shoe days cost, a row a shoe
+    a day. Only a small selection's flat-bet curves read rounds, to draw them round by round."""
+    sums, stretches = shoe_sums(selection.shoe_days())
+    overall, ended = Tally(), Counter[int]()
+    for shoe in sums.values():
+        overall = overall.then(shoe.summary.tally)
+        ended += shoe.summary.runs.ended  # a shoe's last run may not have ended: left out
+    flagged = [i for i, shoe in sums.items() if shoe.lowest_p is not None and shoe.lowest_p < selection.threshold]
+    flagged_ids = set(flagged)
+    others = [i for i in sums if i not in flagged_ids]
+    listed = Paginator([*flagged, *others], SHOES_A_PAGE).get_page(page)
+    shown = Shoe.objects.select_related("table").in_bulk(list(listed.object_list))
+    shoes = [
+        ShoeReport(shown[i], sums[i].summary.tally.frequencies(full_shoe_rates(sums[i].decks)), i in flagged_ids)
+        for i in listed.object_list
+    ]
+    decks = {shoe.decks for shoe in sums.values()} or {8}
     rates = full_shoe_rates(decks.pop() if len(decks) == 1 else 8)
     return {
         "rounds": overall.rounds,
         "overall": overall.frequencies(rates),
         "shoes": shoes,
-        "flagged": [s for s in shoes if s.flagged],
-        "streaks": _streaks(streaks, rates),
-        "flat_bets": (curves.kept_after, curves.curves),
+        "shoes_page": listed,
+        "flagged": len(flagged),
+        "streaks": _streaks(ended, rates),
+        "flat_bets": _flat_bets(selection, overall.rounds, stretches),
     }
 
 
+def _flat_bets(selection: Selection, rounds: int, stretches: list[Stretch]) -> tuple[list[int], dict[str, list[float]]]:
+    """The flat-bet curves: round by round for a selection of a few shoes, else a point
+    a shoe day (a year of history has more than a chart's points of those)."""
+    bets = [bet.value for bet in BetType]
+    if rounds > CURVE_ROUNDS:
+        return stretch_curves(stretches, bets, CURVE_POINTS)
+    curves = FlatBetCurves(bets, step=max(1, rounds // CURVE_POINTS))
+    for (bets_paid,) in selection.rounds().filter(voided=False).values_list("bets").iterator(chunk_size=ROWS_A_CHUNK):
+        curves.add({bet: bets_paid.get(bet, {}).get("pays") for bet in curves.totals})
+    return curves.kept_after, curves.curves
+
+
 def figures(report: dict[str, Any]) -> dict[str, Any]:
-    """The report's charts, in the language of the page that shows them: a kept report
-    holds their numbers only (the task that keeps it has no reader's language)."""
+    """The report's charts, in the language of the page that shows them."""
     labels, observed, expected = report["streaks"]
     x, curves = report["flat_bets"]
     return {
@@ -149,11 +164,11 @@ def figures(report: dict[str, Any]) -> dict[str, Any]:
     }
 
 
-def _streaks(streaks: list[int], rates: dict[str, float]) -> tuple[list[str], list[int], list[float]]:
+def _streaks(ended: Counter[int], rates: dict[str, float]) -> tuple[list[str], list[int], list[float]]:
     observed = [0] * LONGEST_STREAK
-    for n in streaks:
-        observed[min(n, LONGEST_STREAK) - 1] += 1
-    expected = expected_streaks(len(streaks), rates, LONGEST_STREAK)
+    for length, n in ended.items():
+        observed[min(length, LONGEST_STREAK) - 1] += n
+    expected = expected_streaks(sum(ended.values()), rates, LONGEST_STREAK)
     labels = [str(n) for n in range(1, LONGEST_STREAK)] + [f"{LONGEST_STREAK}+"]
     return labels, observed, expected
 
@@ -174,23 +189,27 @@ def audit_to_data(event: RoundAudit) -> dict[str, Any]:
 
 
 # What an export reads of a round, as plain values: a million rounds as model instances
-# (a round, its shoe and its table each) cost most of an export's time.
+# (a round, its shoe and its table each) cost most of an export's time. The bets come as
+# their stored JSON text (``bets_json``): the JSON export gives it as it is, undecoded.
 _EXPORTED = (
     "pk", "round_id", "shoe__number", "shoe__table__slug", "number", "created_at", "dealer_name",
     "player_cards", "banker_cards", "player_score", "banker_score", "winner", "player_pair", "banker_pair",
     "player_perfect_pair", "banker_perfect_pair", "player_natural", "banker_natural",
-    "voided", "void_reason", "voided_by__username", "voided_at", "bets",
+    "voided", "void_reason", "voided_by__username", "voided_at", "bets_json",
 )  # fmt: skip
 
 
 def _export_chunks(selection: Selection) -> Iterator[list[tuple[dict[str, Any], list[dict[str, Any]]]]]:
     """The selection's rounds a chunk at a time, as plain values (:data:`_EXPORTED`),
-    each with its audit events: one query for a chunk's events, and the odds, which no
-    export gives, never read."""
-    rounds = selection.rounds().values(*_EXPORTED).iterator(chunk_size=EXPORT_CHUNK)
-    while chunk := list(itertools.islice(rounds, EXPORT_CHUNK)):
+    each with its audit events; the odds, which no export gives, never read."""
+    rounds = selection.rounds().annotate(bets_json=Cast("bets", TextField()))
+    rows = rounds.values(*_EXPORTED).iterator(chunk_size=EXPORT_CHUNK)
+    while chunk := list(itertools.islice(rows, EXPORT_CHUNK)):
         events: dict[int, list[dict[str, Any]]] = {}
-        trail = RoundAudit.objects.filter(round_id__in=[r["pk"] for r in chunk]).order_by("round_id", "-at", "-pk")
+        # A void is the one audited action: only a voided round has events, and most
+        # chunks have none to look up (a query naming 2,000 IDs cost more than the rest).
+        voided = [r["pk"] for r in chunk if r["voided"]]
+        trail = RoundAudit.objects.filter(round_id__in=voided).order_by("round_id", "-at", "-pk") if voided else ()
         for event in trail:
             events.setdefault(event.round_id, []).append(audit_to_data(event))
         yield [(r, events.get(r["pk"], [])) for r in chunk]
@@ -203,7 +222,7 @@ def _codes(packed: str) -> list[str]:
 
 def export_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> dict[str, Any]:
     """A round as the exports give it, from its values (the API's round object's fields,
-    and where it was played, who voided it, its audit trail)."""
+    and where it was played, who voided it, its audit trail), but for its bets."""
     return {
         "id": r["round_id"],
         "shoe": r["shoe__number"],
@@ -226,20 +245,33 @@ def export_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> dict[str, Any]
         "voided_by": r["voided_by__username"],
         "voided_at": r["voided_at"].isoformat() if r["voided_at"] else None,
         "audit": audit,
-        "bets": r["bets"],
     }
 
 
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 
-def csv_cell(value: object) -> object:
+def csv_cell(value: str | None) -> str | None:
     """A cell a spreadsheet shows as text: one starting with a formula character gets a
     leading apostrophe (OWASP's advice against CSV injection), so a dealer name such as
     ``=cmd|' /C calc'!A0`` is never run as a formula when a reviewer opens the export."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+    if value and value.startswith(FORMULA_STARTS):
         return "'" + value
     return value
+
+
+# The cells of free text, which may start with anything; every other cell is a number, a
+# date, a code or a name of the project's (a card, a bet, a side) and cannot.
+_FREE_TEXT = frozenset({"dealer", "void_reason", "table", "voided_by", "audit"})
+
+
+def _csv_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> list[object]:
+    row: dict[str, Any] = export_row(r, audit)
+    row["player_cards"] = " ".join(row["player_cards"])
+    row["banker_cards"] = " ".join(row["banker_cards"])
+    row["audit"] = " | ".join(f"{e['at']} {e['action']} by {e['by']}: {e['reason']}" for e in audit)
+    row["bets"] = " ".join(f"{bet}={v['result']}:{v['pays']}" for bet, v in json.loads(r["bets_json"]).items())
+    return [csv_cell(row[field]) if field in _FREE_TEXT else row[field] for field in EXPORT_FIELDS]
 
 
 def export_csv_lines(selection: Selection) -> Iterator[str]:
@@ -247,20 +279,19 @@ def export_csv_lines(selection: Selection) -> Iterator[str]:
     Cards are space-separated codes, bets one ``bet=result:pays`` item each; text that a
     spreadsheet would read as a formula is neutralised (:func:`csv_cell`)."""
     buffer = io.StringIO()
-    writer = csv.DictWriter(buffer, fieldnames=EXPORT_FIELDS)
-    writer.writeheader()
+    writer = csv.writer(buffer)
+    writer.writerow(EXPORT_FIELDS)
     for chunk in _export_chunks(selection):
-        for r, audit in chunk:
-            row = export_row(r, audit)
-            row["player_cards"] = " ".join(row["player_cards"])
-            row["banker_cards"] = " ".join(row["banker_cards"])
-            row["audit"] = " | ".join(f"{e['at']} {e['action']} by {e['by']}: {e['reason']}" for e in row["audit"])
-            row["bets"] = " ".join(f"{bet}={v['result']}:{v['pays']}" for bet, v in row["bets"].items())
-            writer.writerow({field: csv_cell(value) for field, value in row.items()})
+        writer.writerows(_csv_row(r, audit) for r, audit in chunk)
         yield buffer.getvalue()
         buffer.seek(0)
         buffer.truncate()
     yield buffer.getvalue()
+
+
+def _json_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> str:
+    # The bets spliced in as stored: decoding and encoding them again was most of the time.
+    return json.dumps(export_row(r, audit))[:-1] + ', "bets": ' + r["bets_json"] + "}"
 
 
 def export_json_chunks(selection: Selection) -> Iterator[str]:
@@ -268,7 +299,7 @@ def export_json_chunks(selection: Selection) -> Iterator[str]:
     first = True
     yield "["
     for chunk in _export_chunks(selection):
-        rows = ",".join(json.dumps(export_row(r, audit)) for r, audit in chunk)
+        rows = ",".join(_json_row(r, audit) for r, audit in chunk)
         yield ("" if first else ",") + rows
         first = False
     yield "]"

@@ -2,20 +2,18 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Callable, Iterator
 
 from django.conf import settings
 from django.contrib import admin
 from django.contrib.auth.decorators import permission_required, user_passes_test
 from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse, StreamingHttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import render
 from django.utils import translation
 from django.views.decorators.http import require_http_methods
 
 from .. import selectors
-from ..operations.metrics import THROTTLED
-from . import reports, review
+from . import review
 
 GLANCE_SHOES = 50  # the latest shoes tested for the flag
 GLANCE_EVENTS = 10  # the latest audit events listed
@@ -32,45 +30,21 @@ def reviewer_only(view: View) -> View:
 
 
 @reviewer_only
-@require_http_methods(["GET", "HEAD", "POST"])
+@require_http_methods(["GET", "HEAD"])
 def review_page(request: HttpRequest) -> HttpResponse:
-    """The report of the selection in the query: kept, computed now when small, or
-    queued (the page refreshes itself until it is kept). POST, "compute now", queues a
-    fresh one, at most once every ``REVIEW_FRESH_SECONDS`` a reviewer."""
-    form = review.ReviewForm(request.GET)  # every field is optional: no query is the whole history
-    context: dict[str, object] = {"form": form, "query": request.GET.urlencode()}
+    """The report of the selection in the query, summed on the request from the shoe
+    days kept as rounds arrive (a year of history costs a row a shoe a day, not its
+    rounds); the shoes a page at a time (``page``)."""
+    query = request.GET.copy()
+    page = query.pop("page", ["1"])[-1]
+    form = review.ReviewForm(query)  # every field is optional: no query is the whole history
+    context: dict[str, object] = {"form": form, "query": query.urlencode()}
     if not form.is_valid():
         return render(request, "tables/review.html", context, status=400)
     selection = review.Selection.of(form)
-    context["selection"] = selection
-    if request.method == "POST":
-        wait = reports.fresh_wait(request.user.get_username())
-        if wait > 0:
-            THROTTLED.labels("report").inc()
-            context["fresh_wait"] = math.ceil(wait)
-            response = _review(request, selection, context, status=429)
-            response["Retry-After"] = str(math.ceil(wait))
-            return response
-        reports.queue(selection)
-        return redirect(request.get_full_path())  # to look at, not to ask again on a reload
-    return _review(request, selection, context)
-
-
-def _review(
-    request: HttpRequest, selection: review.Selection, context: dict[str, object], status: int = 200
-) -> HttpResponse:
-    kept = reports.kept(selection)
-    if kept is None and not reports.computing(selection):
-        if reports.small(selection):
-            report = review.report(selection)
-            context |= report | review.figures(report)
-            return render(request, "tables/review.html", context, status=status)
-        reports.queue(selection)
-        kept = reports.kept(selection)  # a runner that runs jobs at once has kept it already
-    context["computing"] = kept is None or reports.computing(selection)  # no report yet: the page refreshes
-    if kept is not None:
-        context |= {"computed_at": kept.computed_at} | kept.report | review.figures(kept.report)
-    return render(request, "tables/review.html", context, status=status)
+    report = review.report(selection, page)
+    context |= {"selection": selection} | report | review.figures(report)
+    return render(request, "tables/review.html", context)
 
 
 def _selection_or_errors(request: HttpRequest) -> review.Selection | JsonResponse:

@@ -127,9 +127,9 @@ class Tally:
     """Counts of each event over rounds added one at a time: a review of many rounds that
     never holds them all (the review page streams a year of history through one)."""
 
-    def __init__(self) -> None:
-        self.rounds = 0
-        self.counts = Counter[str]()
+    def __init__(self, rounds: int = 0, counts: Mapping[str, int] | None = None) -> None:
+        self.rounds = rounds
+        self.counts = Counter[str](counts or {})
 
     def add(self, r: PlayedRound) -> None:
         """Count one more round."""
@@ -138,6 +138,10 @@ class Tally:
         self.counts["player_pair"] += r.player_pair
         self.counts["banker_pair"] += r.banker_pair
         self.counts["natural"] += r.natural
+
+    def then(self, later: Tally) -> Tally:
+        """The counts of these rounds and ``later``'s together."""
+        return Tally(self.rounds + later.rounds, self.counts + later.counts)
 
     def frequencies(self, rates: Mapping[str, float]) -> Frequencies:
         """Observed counts of each event against the exact expectation, each with a

@@ -4,6 +4,7 @@ service records a round (:func:`round_record`).
 - :mod:`.tables`: a table made, its ingest token rotated.
 - :mod:`.shoes`: a shoe started, burned, ended.
 - :mod:`.rounds`: a round recorded, or voided.
+- :mod:`.shoe_days`: the reviewer statistics kept as each round is recorded or voided.
 
 Card authentication's checks and the reveal at a shoe's end are its own room's
 (:mod:`tables.authentication.services`); the refusals of all are :mod:`tables.errors`.

@@ -21,6 +21,8 @@ from ..game.validation import FieldError, IllegalRoundError, check_name, check_s
 from ..models import Round, RoundAudit, Shoe, ShoeCard, Table
 from ..operations import context
 from ..operations.metrics import ROUNDS_RECORDED
+from ..selectors import played_round
+from . import shoe_days
 from .shoes import open_shoe_locked
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -109,31 +111,13 @@ def _round_insert(
         if dealer and dealer != table.dealer_name:
             Table.objects.filter(pk=table.pk).update(dealer_name=dealer)
             table.dealer_name = dealer
-        bets = settle_bets(outcome, table.get_paytable(), round_number=expected)
-        player_cards, banker_cards = pack_cards(outcome.player_cards), pack_cards(outcome.banker_cards)
-        round_ = Round.objects.create(
-            round_id=_new_round_id(),
-            shoe=shoe,
-            number=expected,
-            player_cards=player_cards,
-            banker_cards=banker_cards,
-            winner=outcome.winner.value,
-            player_score=outcome.player_score,
-            banker_score=outcome.banker_score,
-            player_card_count=len(outcome.player_cards),
-            banker_card_count=len(outcome.banker_cards),
-            player_natural=outcome.player_natural,
-            banker_natural=outcome.banker_natural,
-            player_pair=outcome.player_pair,
-            banker_pair=outcome.banker_pair,
-            player_perfect_pair=outcome.player_perfect_pair,
-            banker_perfect_pair=outcome.banker_perfect_pair,
-            banker_wins_with_six=outcome.banker_wins_with_six,
-            margin=outcome.margin,
-            bets=results_to_data(bets),
-            dealer_name=dealer or table.dealer_name,
-        )
-        changes: dict[str, Any] = {"last_number": expected, "dealt": shoe.dealt + player_cards + banker_cards}
+        round_ = round_row(shoe=shoe, number=expected, outcome=outcome, table=table, dealer=dealer)
+        round_.save(force_insert=True)
+        shoe_days.round_added(shoe=shoe, at=round_.created_at, played=played_round(round_), bets=round_.bets)
+        changes: dict[str, Any] = {
+            "last_number": expected,
+            "dealt": shoe.dealt + round_.player_cards + round_.banker_cards,
+        }
         if shoe.authenticated:
             for card_row, plaintext in zip(cards, plaintexts or (), strict=True):
                 card_row.plaintext, card_row.state, card_row.round = str(plaintext), ShoeCard.State.DEALT, round_
@@ -143,6 +127,35 @@ def _round_insert(
         transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
         transaction.on_commit(lambda: round_odds_queue(shoe_id=shoe.pk, round_pk=round_.pk))
     return RecordedRound(round_, created=True)
+
+
+def round_row(*, shoe: Shoe, number: int, outcome: RoundOutcome, table: Table, dealer: str | None) -> Round:
+    """The round's row as it is stored, not yet saved: its bets settled under the table's
+    paytable. The one place a round's fields are filled (the history benchmark's bulk
+    path writes these rows too)."""
+    return Round(
+        round_id=_new_round_id(),
+        shoe=shoe,
+        number=number,
+        player_cards=pack_cards(outcome.player_cards),
+        banker_cards=pack_cards(outcome.banker_cards),
+        winner=outcome.winner.value,
+        player_score=outcome.player_score,
+        banker_score=outcome.banker_score,
+        player_card_count=len(outcome.player_cards),
+        banker_card_count=len(outcome.banker_cards),
+        player_natural=outcome.player_natural,
+        banker_natural=outcome.banker_natural,
+        player_pair=outcome.player_pair,
+        banker_pair=outcome.banker_pair,
+        player_perfect_pair=outcome.player_perfect_pair,
+        banker_perfect_pair=outcome.banker_perfect_pair,
+        banker_wins_with_six=outcome.banker_wins_with_six,
+        margin=outcome.margin,
+        bets=results_to_data(settle_bets(outcome, table.get_paytable(), round_number=number)),
+        dealer_name=dealer or table.dealer_name,
+        created_at=timezone.now(),  # looked up now, not the field's default: a test's clock holds
+    )
 
 
 def _dealt_counts(dealt: str, outcome: RoundOutcome) -> dict[Card, int]:
@@ -195,6 +208,7 @@ def round_void(*, round_: Round, reason: str, user: object) -> Round:
             at=locked.voided_at,
             reason=reason,
         )
+        shoe_days.day_recount(shoe=locked.shoe, day=shoe_days.day_of(locked.created_at))
         table = locked.shoe.table
         transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
     return locked

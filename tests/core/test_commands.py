@@ -1,4 +1,4 @@
-"""Management commands: table_create, table_token, simulate."""
+"""Management commands: table_create, table_token, simulate, shoe_days_rebuild."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.test import Client
 
-from tables.models import Round, Table
+from tables.models import Round, ShoeDay, Table
 
 
 def run(*args: str) -> str:
@@ -79,3 +79,12 @@ def test_odds_of_a_depleted_shoe_as_json() -> None:
 def test_odds_refuses_bad_cards_and_more_copies_than_the_shoe_holds(removed: str, message: str) -> None:
     with pytest.raises(CommandError, match=message):
         run("odds", "--decks", "1", "--removed", removed)
+
+
+def test_shoe_days_rebuild_counts_the_reviewer_statistics_again_from_the_rounds(db) -> None:
+    call_command("simulate", "--tables", "2", "--interval", "0", "--rounds", "40", stderr=StringIO())
+    kept = list(ShoeDay.objects.order_by("pk").values("shoe", "day", "rounds", "banker", "ended", "pays"))
+    Round.objects.filter(pk=Round.objects.order_by("pk").first().pk).update(voided=True)  # mended by hand
+    assert run("shoe_days_rebuild") == f"{len(kept)} shoe days kept"
+    again = list(ShoeDay.objects.order_by("shoe", "day").values("shoe", "day", "rounds", "banker", "ended", "pays"))
+    assert sum(d["rounds"] for d in again) == sum(d["rounds"] for d in kept) - 1

@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from tables.game.authentication import card_hash, new_plaintext
 from tables.game.cards import Card
-from tables.models import PlaintextRefusal, Round, RoundAudit, Shoe, ShoeCard, Table
+from tables.models import PlaintextRefusal, Round, RoundAudit, Shoe, ShoeCard, ShoeDay, Table
 
 BEFORE = [("tables", "0007_translatable_labels")]
 
@@ -41,6 +41,13 @@ def test_a_database_made_before_the_rooms_migrates_without_loss() -> None:
         player_perfect_pair=False, banker_perfect_pair=False, banker_wins_with_six=False,
     )  # fmt: skip
     old.get_model("tables", "RoundAudit").objects.create(round=round_, action="void", username="anna", reason="misread")
+    old.get_model("tables", "Round").objects.create(
+        round_id="01JC8Z4T7M2Q9XKB", shoe=shoe, number=2, player_cards="9S9D", banker_cards="2C3C",
+        winner="P", player_score=8, banker_score=5, player_card_count=2, banker_card_count=2, margin=3,
+        bets={"player": {"result": "win", "pays": 1.0}}, player_natural=True, banker_natural=False,
+        player_pair=True, banker_pair=False, player_perfect_pair=False, banker_perfect_pair=False,
+        banker_wins_with_six=False,
+    )  # fmt: skip
     old.get_model("tables", "PlaintextRefusal").objects.create(shoe=shoe, field="plaintext", reason="no card")
 
     migrate()
@@ -52,3 +59,5 @@ def test_a_database_made_before_the_rooms_migrates_without_loss() -> None:
     assert (stored.voided, RoundAudit.objects.get().username) == (True, "anna")
     assert ShoeCard.objects.get().plaintext == plaintext and PlaintextRefusal.objects.get().reason == "no card"
     assert Permission.objects.filter(codename="rotate_token").exists()  # 0008 made the new permission
+    [day] = ShoeDay.objects.all()  # 0009 counted the rounds so far: the played one
+    assert (day.rounds, day.player, day.player_pair, day.natural, day.pays) == (1, 1, 1, 1, {"player": 1.0})

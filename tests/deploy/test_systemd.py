@@ -46,7 +46,7 @@ def test_systemd_finds_nothing_wrong_with_the_units(tmp_path: Path) -> None:
     assert (checked.returncode, checked.stdout + checked.stderr) == (0, "")
 
 
-@pytest.mark.parametrize("process", ["web", "ws", "worker", "reports", "beat"])
+@pytest.mark.parametrize("process", ["web", "ws", "worker", "beat"])
 def test_each_unit_runs_its_procfile_line(process: str) -> None:
     shipped = exec_start(f"baccarat-{process}.service").removeprefix(VENV_BIN + "/").replace("%%", "%")
     expected = re.sub(r"\$\{(\w+):-[^}]*\}", r"${\1}", procfile()[process])  # the defaults live in the env file

@@ -4,6 +4,7 @@ recent shoes; a large unfiltered list on PostgreSQL is not counted row by row.""
 
 from __future__ import annotations
 
+import html
 from unittest import mock
 
 from django.db import connection
@@ -13,6 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from tables import services
 from tables.desk import lists
 from tables.models import Round, Shoe
+from tests.html import find_all
 from tests.rounds import SEED
 
 
@@ -78,3 +80,19 @@ def test_an_unfiltered_list_of_a_large_table_on_postgresql_takes_the_planners_es
         assert len(counted) == 1, counted  # the filtered list's, not the whole table's
     else:
         assert len(counted) == 2, "SQLite has no estimate: both counted"
+
+
+def test_the_rounds_list_picks_days_from_fixed_choices_not_from_every_round(
+    client: Client, baccarat_1, staff_reviewer
+) -> None:
+    table, _ = baccarat_1
+    client.force_login(staff_reviewer)
+    shoes_with_a_round(table, 2)
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get("/admin/tables/round/").content.decode()
+    scans = [q["sql"] for q in captured if "DISTINCT" in q["sql"].upper() and "tables_round" in q["sql"]]
+    assert scans == [], "the days of every round were read for a date hierarchy"
+    assert "Today" in page and "Past 7 days" in page
+    [today] = [a.attrs["href"] for a in find_all(page, "a") if a.text.strip() == "Today"]
+    listed = client.get("/admin/tables/round/" + html.unescape(today)).content.decode()
+    assert all(r.round_id in listed for r in Round.objects.all())

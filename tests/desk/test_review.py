@@ -7,6 +7,7 @@ import csv
 import io
 import json
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from django.contrib.auth.models import User
@@ -14,7 +15,6 @@ from django.test import Client
 from django.utils import timezone
 
 from tables import services
-from tables.background import tasks
 from tables.models import Round, Table
 from tests.html import find, find_all
 from tests.rounds import SEED
@@ -83,8 +83,10 @@ def test_the_flat_bet_chart_counts_one_unit_on_every_round(reviewer: Client, bac
 def test_the_date_range_picks_the_rounds_of_those_days(reviewer: Client, baccarat_1) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
-    old, new = (services.round_record(table=table, **cards).round for cards in banker_naturals(2))
-    Round.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=10))
+    first, second = banker_naturals(2)
+    with mock.patch("django.utils.timezone.now", return_value=timezone.now() - timedelta(days=10)):
+        services.round_record(table=table, **first)
+    new = services.round_record(table=table, **second).round
     today = timezone.localdate().isoformat()
     page = body(reviewer.get("/review/", {"start": today, "end": today}))
     assert "1 round ·" in page  # one round, in the singular
@@ -128,26 +130,3 @@ def test_text_a_spreadsheet_would_run_as_a_formula_is_exported_as_text(reviewer:
     assert row["player_cards"] == "AH 3S 5D"
     [exported] = json.loads(body(reviewer.get("/review/rounds.json")))
     assert exported["dealer"] == text  # JSON is no spreadsheet: kept as it is
-
-
-def test_the_periodic_review_computes_the_whole_history_ahead_and_compute_now_recomputes(
-    reviewer: Client, baccarat_1
-) -> None:
-    table, _ = baccarat_1
-    services.shoe_start(table=table)
-    for cards in banker_naturals(4):
-        services.round_record(table=table, **cards)
-    tasks.review_reports_refresh()  # beat's periodic task
-    services.round_record(table=table, **SEED)
-    for query in ({}, {"table": "baccarat-1"}):
-        kept = body(reviewer.get("/review/", query))
-        [compute_now] = find_all(kept, "form", id="computed-at", method="post")
-        assert "4 rounds" in kept and find_all(compute_now.html, "button", type="submit")
-    asked = reviewer.post("/review/?table=baccarat-1")
-    assert asked.status_code == 302 and asked["Location"] == "/review/?table=baccarat-1"
-    fresh = body(reviewer.get(asked["Location"]))
-    assert "5 rounds" in fresh and find_all(fresh, "form", id="computed-at")
-    # A date range, or another threshold, is always computed when asked.
-    today = timezone.localdate().isoformat()
-    assert "5 rounds" in body(reviewer.get("/review/", {"start": today}))
-    assert "5 rounds" in body(reviewer.get("/review/", {"threshold": "0.05"}))
