@@ -192,6 +192,8 @@ def round_void(*, round_: Round, reason: str, user: object) -> Round:
     if not reason:
         raise ValueError("a reason is required to void a round")
     with transaction.atomic():
+        # Locks the round, its shoe and its table (every row joined): two voids in one
+        # shoe day, or a void beside a round being recorded, count the day one at a time.
         locked = Round.objects.select_for_update().select_related("shoe__table").get(pk=round_.pk)
         if locked.voided:
             raise RoundAlreadyVoidedError(f"round {locked.round_id} is already voided")

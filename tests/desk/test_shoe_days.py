@@ -4,7 +4,9 @@ and the review page sums them into exactly what reading every round gives."""
 
 from __future__ import annotations
 
+import contextlib
 import random
+import threading
 from collections.abc import Iterator
 from datetime import datetime, timedelta
 from typing import Any
@@ -24,7 +26,9 @@ from tables.game.review import FlatBetCurves, Tally, full_shoe_rates, streak_len
 from tables.game.shoe import DealingShoe
 from tables.models import Round, ShoeDay, Table
 from tables.selectors import PLAYED_FIELDS, played_round
+from tables.services import shoe_days
 from tables.services.shoe_days import shoe_days_rebuild
+from tests.concurrency import at_once
 from tests.html import find, find_all
 
 MIDNIGHT = datetime(2026, 11, 24, tzinfo=timezone.get_default_timezone()) + timedelta(days=1)
@@ -186,3 +190,32 @@ def test_the_shoes_are_listed_a_page_at_a_time_flagged_first(
         a.attrs["href"] for a in find_all(find(second, "section", id="shoes").html, "a") if "shoe=" in a.attrs["href"]
     ] == ["/tables/baccarat-1/?shoe=2"]
     assert "56 rounds" in second  # the overall figures are the whole selection's, on every page
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_rounds_voided_at_once_in_one_shoe_day_are_both_counted_out(baccarat_1, staff_reviewer: User) -> None:
+    """Each void counts its day again from the rounds: two at once must not each count
+    before the other's commit (the later write would bring a voided round back)."""
+    table, _ = baccarat_1
+    rounds = iter(deal(table, 12, seed=40)[:2])
+    taking, both_counting = threading.Lock(), threading.Barrier(2)
+    recount = shoe_days.day_recount
+
+    def counting_together(**day: Any) -> None:
+        # Wait for the other void, if it can get here (with the shoe locked, it cannot).
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_counting.wait(timeout=1)
+        recount(**day)
+
+    def void_the_next() -> None:
+        with taking:
+            round_ = next(rounds)
+        services.round_void(round_=round_, reason="misdeal", user=staff_reviewer)
+
+    with mock.patch.object(shoe_days, "day_recount", counting_together):
+        at_once(2, void_the_next)
+    [day] = ShoeDay.objects.all()
+    assert day.rounds == 10, "a void counted the day before the other's commit: one was lost"
+    recorded = kept_rows()
+    shoe_days_rebuild()
+    assert kept_rows() == recorded
