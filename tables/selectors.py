@@ -215,25 +215,20 @@ class ShoeSums:
     lowest_p: float | None  # of the chi-square tests on these rounds
 
 
-Stretch = tuple[int, dict[str, float]]  # a shoe day's rounds, and what each bet paid over them
-
-
-def shoe_sums(days: QuerySet[ShoeDay]) -> tuple[dict[int, ShoeSums], list[Stretch]]:
+def shoe_sums(days: QuerySet[ShoeDay]) -> dict[int, ShoeSums]:
     """Each shoe's sums over ``days`` (ordered by shoe, then day), by shoe ID in that
-    order, and each day's rounds and pays in order (for curves). A shoe of one day keeps
-    that day's p-value; a shoe spread over several is tested again on its sums."""
+    order. A shoe of one day keeps that day's p-value; a shoe spread over several is
+    tested again on its sums."""
     sums: dict[int, ShoeSums] = {}
-    stretches = []
     rows = days.values_list("shoe_id", "shoe__decks", "lowest_p", *STORED)
     for shoe_id, decks, lowest_p, *stored in rows.iterator(chunk_size=2000):
         summary = summary_of(stored)
-        stretches.append((summary.tally.rounds, summary.pays))
         earlier = sums.get(shoe_id)
         if earlier is not None:
             summary = earlier.summary.then(summary)
             lowest_p = summary.tally.frequencies(full_shoe_rates(decks)).lowest_p
         sums[shoe_id] = ShoeSums(decks, summary, lowest_p)
-    return sums, stretches
+    return sums
 
 
 def recent_flagged_shoes(*, threshold: float, shoes: int = 50) -> list[tuple[Shoe, float]]:
@@ -241,7 +236,7 @@ def recent_flagged_shoes(*, threshold: float, shoes: int = 50) -> list[tuple[Sho
     ``threshold``, with that p-value: the review page's flag, for the admin index at a
     glance (two queries, of the kept shoe days; voided rounds left out, as in the review)."""
     recent = list(Shoe.objects.select_related("table").order_by("-started_at", "-pk")[:shoes])
-    sums, _ = shoe_sums(ShoeDay.objects.filter(shoe__in=recent, rounds__gt=0).order_by("shoe_id", "day"))
+    sums = shoe_sums(ShoeDay.objects.filter(shoe__in=recent, rounds__gt=0).order_by("shoe_id", "day"))
     return [
         (shoe, lowest_p)
         for shoe in recent

@@ -19,21 +19,21 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db.models import QuerySet, TextField
-from django.db.models.functions import Cast
+from django.db.models import Count, F, FloatField, QuerySet, Sum, TextField, Window
+from django.db.models.fields.json import KT
+from django.db.models.functions import Cast, Coalesce, Mod, RowNumber
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..game.bets import BetType
-from ..game.review import FlatBetCurves, Frequencies, Tally, expected_streaks, full_shoe_rates
-from ..game.summaries import stretch_curves
+from ..game.review import EVENTS, FlatBetCurves, Frequencies, Tally, expected_streaks, full_shoe_rates
 from ..models import Round, RoundAudit, Shoe, ShoeDay, Table
 from ..pages import charts
-from ..selectors import Stretch, shoe_sums
+from ..selectors import shoe_sums
 
 LONGEST_STREAK = 8  # streak lengths shown one by one; the last bucket is "8 or more"
 CURVE_POINTS = 2000  # flat-bet curves are thinned to about this many points
-CURVE_ROUNDS = 10_000  # up to this many rounds, the flat-bet curves are drawn round by round
+CURVE_ROUNDS = CURVE_POINTS  # up to this many rounds (a day of a table or so), the curves go round by round
 SHOES_A_PAGE = 100  # shoes listed a page at a time (a year of history holds thousands)
 ROWS_A_CHUNK = 2000  # rounds read from the database at a time
 
@@ -111,23 +111,40 @@ def report(selection: Selection, page: int | str = 1) -> dict[str, Any]:
     at a time, flagged first.
 
     Summed from the shoe days kept as rounds are recorded (:mod:`tables.services.shoe_days`),
-    never from the rounds: a year of history costs what its shoe days cost, a row a shoe
-    a day. Only a small selection's flat-bet curves read rounds, to draw them round by round."""
-    sums, stretches = shoe_sums(selection.shoe_days())
-    overall, ended = Tally(), Counter[int]()
-    for shoe in sums.values():
-        overall = overall.then(shoe.summary.tally)
-        ended += shoe.summary.runs.ended  # a shoe's last run may not have ended: left out
-    flagged = [i for i, shoe in sums.items() if shoe.lowest_p is not None and shoe.lowest_p < selection.threshold]
-    flagged_ids = set(flagged)
-    others = [i for i in sums if i not in flagged_ids]
-    listed = Paginator([*flagged, *others], SHOES_A_PAGE).get_page(page)
+    never from the rounds, and mostly in SQL: the counts and the curves are sums the
+    database makes; Python reads a row a shoe day only for the streaks' runs, and joins the
+    days only of a shoe dealt across midnight. Only a small selection's flat-bet curves
+    read rounds, to draw them round by round."""
+    days = selection.shoe_days()
+    totals = days.aggregate(rounds=Sum("rounds"), **{event: Sum(event) for event in EVENTS})
+    overall = Tally(totals["rounds"] or 0, {event: totals[event] or 0 for event in EVENTS})
+    # A shoe of one day in range keeps that day's figures; one dealt across midnight is
+    # joined from its days (runs across the seam, its p-value tested again).
+    spread_ids = list(
+        days.order_by().values("shoe_id").annotate(n=Count("pk")).filter(n__gt=1).values_list("shoe_id", flat=True)
+    )
+    spread = shoe_sums(days.filter(shoe_id__in=spread_ids)) if spread_ids else {}
+    whole_days = days.exclude(shoe_id__in=spread_ids)
+    ended = Counter[int]()  # a shoe's last run may not have ended: left out
+    for (lengths,) in whole_days.values_list("ended").iterator(chunk_size=ROWS_A_CHUNK):
+        for length, n in lengths.items():
+            ended[int(length)] += n
+    for shoe in spread.values():
+        ended += shoe.summary.runs.ended
+    flagged_ids = set(whole_days.filter(lowest_p__lt=selection.threshold).values_list("shoe_id", flat=True))
+    flagged_ids |= {
+        i for i, shoe in spread.items() if shoe.lowest_p is not None and shoe.lowest_p < selection.threshold
+    }
+    ordered = list(dict.fromkeys(days.values_list("shoe_id", flat=True)))  # table, shoe number; once each
+    flagged = [i for i in ordered if i in flagged_ids]
+    listed = Paginator([*flagged, *(i for i in ordered if i not in flagged_ids)], SHOES_A_PAGE).get_page(page)
     shown = Shoe.objects.select_related("table").in_bulk(list(listed.object_list))
+    sums = shoe_sums(days.filter(shoe_id__in=listed.object_list))
     shoes = [
         ShoeReport(shown[i], sums[i].summary.tally.frequencies(full_shoe_rates(sums[i].decks)), i in flagged_ids)
         for i in listed.object_list
     ]
-    decks = {shoe.decks for shoe in sums.values()} or {8}
+    decks = set(days.order_by().values_list("shoe__decks", flat=True).distinct()) or {8}
     rates = full_shoe_rates(decks.pop() if len(decks) == 1 else 8)
     return {
         "rounds": overall.rounds,
@@ -136,20 +153,47 @@ def report(selection: Selection, page: int | str = 1) -> dict[str, Any]:
         "shoes_page": listed,
         "flagged": len(flagged),
         "streaks": _streaks(ended, rates),
-        "flat_bets": _flat_bets(selection, overall.rounds, stretches),
+        "flat_bets": _flat_bets(selection, overall.rounds),
     }
 
 
-def _flat_bets(selection: Selection, rounds: int, stretches: list[Stretch]) -> tuple[list[int], dict[str, list[float]]]:
+def _flat_bets(selection: Selection, rounds: int) -> tuple[list[int], dict[str, list[float]]]:
     """The flat-bet curves: round by round for a selection of a few shoes, else a point
-    a shoe day (a year of history has more than a chart's points of those)."""
+    after each shoe day (a year of history has more than a chart's points of those)."""
     bets = [bet.value for bet in BetType]
     if rounds > CURVE_ROUNDS:
-        return stretch_curves(stretches, bets, CURVE_POINTS)
+        return _day_curves(selection.shoe_days(), bets)
     curves = FlatBetCurves(bets, step=max(1, rounds // CURVE_POINTS))
     for (bets_paid,) in selection.rounds().filter(voided=False).values_list("bets").iterator(chunk_size=ROWS_A_CHUNK):
         curves.add({bet: bets_paid.get(bet, {}).get("pays") for bet in curves.totals})
     return curves.kept_after, curves.curves
+
+
+def _day_curves(days: QuerySet[ShoeDay], bets: list[str]) -> tuple[list[int], dict[str, list[float]]]:
+    """Each bet's units won so far after each shoe day, summed by the database (running
+    sums over the days in order), every how many days it takes to keep about
+    CURVE_POINTS points, the last day always among them."""
+    count = days.count()
+    every = max(1, -(-count // CURVE_POINTS))
+    order = [F("shoe__table__slug").asc(), F("shoe__number").asc(), F("day").asc()]
+
+    def so_far(expression: Any) -> Window:
+        return Window(Sum(expression), order_by=order)
+
+    paid = {f"paid_{i}": so_far(Coalesce(Cast(KT(f"pays__{bet}"), FloatField()), 0.0)) for i, bet in enumerate(bets)}
+    points = (
+        days.annotate(at=Window(RowNumber(), order_by=order), rounds_so_far=so_far(F("rounds")), **paid)
+        .annotate(phase=Mod("at", every))
+        .filter(phase=count % every)  # the last day's phase: it is kept, and every so many before it
+        .values_list("at", "rounds_so_far", *paid)
+    )
+    x: list[int] = []
+    curves: dict[str, list[float]] = {bet: [] for bet in bets}
+    for _at, rounds, *totals in sorted(points):
+        x.append(rounds)
+        for bet, total in zip(bets, totals, strict=True):
+            curves[bet].append(round(total, 4))
+    return x, curves
 
 
 def figures(report: dict[str, Any]) -> dict[str, Any]:

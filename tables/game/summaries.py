@@ -11,7 +11,7 @@ as if it had been counted round by round, so any date range sums its stretches.
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from .outcome import PlayedRound, Winner
@@ -84,26 +84,3 @@ class Summary:
         for bet, result in later.pays.items():
             pays[bet] = pays.get(bet, 0.0) + result
         return Summary(self.tally.then(later.tally), self.runs.then(later.runs), pays)
-
-
-def stretch_curves(
-    stretches: Sequence[tuple[int, Mapping[str, float]]], bets: Sequence[str], points: int
-) -> tuple[list[int], dict[str, list[float]]]:
-    """Flat-bet curves over many stretches (each its rounds and what each bet paid over
-    them): a point after every stretch, thinned to about ``points`` (the last one
-    always kept); the x of a point is the rounds so far."""
-    every = max(1, -(-len(stretches) // points))
-    totals = dict.fromkeys(bets, 0.0)
-    x: list[int] = []
-    curves: dict[str, list[float]] = {bet: [] for bet in bets}
-    rounds = 0
-    for i, (played, pays) in enumerate(stretches, start=1):
-        rounds += played
-        for bet, result in pays.items():
-            if bet in totals:
-                totals[bet] += result
-        if i % every == 0 or i == len(stretches):
-            x.append(rounds)
-            for bet, total in totals.items():
-                curves[bet].append(round(total, 4))
-    return x, curves

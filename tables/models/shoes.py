@@ -79,6 +79,9 @@ class Shoe(models.Model):
             models.UniqueConstraint(fields=["table", "number"], name="shoe_number_unique_per_table"),
             models.UniqueConstraint(fields=["table"], condition=Q(state="open"), name="one_open_shoe_per_table"),
         ]
+        # The newest shoes first: the admin's shoe filter and the desk's flagged shoes read
+        # the latest few of a year's thousands (a sort of every shoe without it).
+        indexes = [models.Index(fields=["-started_at", "-id"], name="shoe_newest_first")]
 
     def __str__(self) -> str:
         return _("%(table)s · shoe %(number)s") % {"table": self.table, "number": self.number}

@@ -161,6 +161,9 @@ def test_a_long_history_draws_the_flat_bet_curves_a_point_a_shoe_day(
     assert x == [30, 60, 90]
     reference = from_the_rounds(selection.rounds(), threshold=0.01)["curves"]
     assert {bet: [line[29], line[59], line[89]] for bet, line in reference.items()} == curves
+    monkeypatch.setattr(review, "CURVE_POINTS", 2)  # every other day, the last one kept
+    x, curves = review.report(selection)["flat_bets"]
+    assert x == [30, 90] and {bet: [line[29], line[89]] for bet, line in reference.items()} == curves
 
 
 def test_the_shoes_are_listed_a_page_at_a_time_flagged_first(

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tables.game.outcome import PlayedRound, Winner
 from tables.game.review import Tally, streak_lengths
-from tables.game.summaries import Runs, Summary, stretch_curves
+from tables.game.summaries import Runs, Summary
 
 played_rounds = st.builds(
     PlayedRound,
@@ -78,11 +78,3 @@ def test_a_bet_not_open_on_a_round_adds_nothing_to_its_pays() -> None:
 def test_tallies_add_up() -> None:
     a, b = Tally(2, {"banker": 2, "natural": 1}), Tally(1, {"tie": 1})
     assert a.then(b).rounds == 3 and a.then(b).counts == Counter(banker=2, natural=1, tie=1)
-
-
-def test_stretch_curves_put_a_point_after_each_stretch_thinned_to_the_points_asked_for() -> None:
-    stretches = [(80, {"banker": 1.0, "player": -1.0})] * 10
-    x, curves = stretch_curves(stretches, ["banker", "player"], points=4)
-    assert x == [240, 480, 720, 800]  # every third stretch, and the last
-    assert curves == {"banker": [3.0, 6.0, 9.0, 10.0], "player": [-3.0, -6.0, -9.0, -10.0]}
-    assert stretch_curves(stretches, ["banker"], points=2000)[0] == [80 * n for n in range(1, 11)]
