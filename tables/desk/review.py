@@ -6,12 +6,7 @@ days of a table and date range, shoe by shoe, builds the charts, and exports rou
 
 from __future__ import annotations
 
-import csv
-import io
-import itertools
-import json
 from collections import Counter
-from collections.abc import Iterator
 from dataclasses import dataclass
 from datetime import date
 from typing import Any
@@ -19,7 +14,7 @@ from typing import Any
 from django import forms
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db.models import Count, F, FloatField, QuerySet, Sum, TextField, Window
+from django.db.models import Count, F, FloatField, QuerySet, Sum, Window
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce, Mod, RowNumber
 from django.utils.translation import gettext as _
@@ -27,7 +22,7 @@ from django.utils.translation import gettext_lazy
 
 from ..game.bets import BetType
 from ..game.review import EVENTS, FlatBetCurves, Frequencies, Tally, expected_streaks, full_shoe_rates
-from ..models import Round, RoundAudit, Shoe, ShoeDay, Table
+from ..models import Round, Shoe, ShoeDay, Table
 from ..pages import charts
 from ..selectors import shoe_sums
 
@@ -215,135 +210,3 @@ def _streaks(ended: Counter[int], rates: dict[str, float]) -> tuple[list[str], l
     expected = expected_streaks(sum(ended.values()), rates, LONGEST_STREAK)
     labels = [str(n) for n in range(1, LONGEST_STREAK)] + [f"{LONGEST_STREAK}+"]
     return labels, observed, expected
-
-
-EXPORT_FIELDS = [
-    "id", "table", "shoe", "number", "created_at", "dealer", "player_cards", "banker_cards",
-    "player_score", "banker_score", "winner", "player_pair", "banker_pair", "perfect_pair",
-    "player_natural", "banker_natural", "voided", "void_reason", "voided_by", "voided_at", "audit", "bets",
-]  # fmt: skip
-
-
-EXPORT_CHUNK = 2000  # rounds read, and written out, at a time: memory stays flat whatever the range
-
-
-def audit_to_data(event: RoundAudit) -> dict[str, Any]:
-    """An audit event as the exports give it: what, who, when, why."""
-    return {"action": event.action, "by": event.username, "at": event.at.isoformat(), "reason": event.reason}
-
-
-# What an export reads of a round, as plain values: a million rounds as model instances
-# (a round, its shoe and its table each) cost most of an export's time. The bets come as
-# their stored JSON text (``bets_json``): the JSON export gives it as it is, undecoded.
-_EXPORTED = (
-    "pk", "round_id", "shoe__number", "shoe__table__slug", "number", "created_at", "dealer_name",
-    "player_cards", "banker_cards", "player_score", "banker_score", "winner", "player_pair", "banker_pair",
-    "player_perfect_pair", "banker_perfect_pair", "player_natural", "banker_natural",
-    "voided", "void_reason", "voided_by__username", "voided_at", "bets_json",
-)  # fmt: skip
-
-
-def _export_chunks(selection: Selection) -> Iterator[list[tuple[dict[str, Any], list[dict[str, Any]]]]]:
-    """The selection's rounds a chunk at a time, as plain values (:data:`_EXPORTED`),
-    each with its audit events; the odds, which no export gives, never read."""
-    rounds = selection.rounds().annotate(bets_json=Cast("bets", TextField()))
-    rows = rounds.values(*_EXPORTED).iterator(chunk_size=EXPORT_CHUNK)
-    while chunk := list(itertools.islice(rows, EXPORT_CHUNK)):
-        events: dict[int, list[dict[str, Any]]] = {}
-        # A void is the one audited action: only a voided round has events, and most
-        # chunks have none to look up (a query naming 2,000 IDs cost more than the rest).
-        voided = [r["pk"] for r in chunk if r["voided"]]
-        trail = RoundAudit.objects.filter(round_id__in=voided).order_by("round_id", "-at", "-pk") if voided else ()
-        for event in trail:
-            events.setdefault(event.round_id, []).append(audit_to_data(event))
-        yield [(r, events.get(r["pk"], [])) for r in chunk]
-
-
-def _codes(packed: str) -> list[str]:
-    """A hand's card codes from its stored, packed form ("AH5SKD": AH, 5S, KD)."""
-    return [packed[i : i + 2] for i in range(0, len(packed), 2)]
-
-
-def export_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> dict[str, Any]:
-    """A round as the exports give it, from its values (the API's round object's fields,
-    and where it was played, who voided it, its audit trail), but for its bets."""
-    return {
-        "id": r["round_id"],
-        "shoe": r["shoe__number"],
-        "number": r["number"],
-        "created_at": r["created_at"].isoformat(),
-        "dealer": r["dealer_name"],
-        "winner": r["winner"],
-        "voided": r["voided"],
-        "void_reason": r["void_reason"],
-        "table": r["shoe__table__slug"],
-        "player_cards": _codes(r["player_cards"]),
-        "banker_cards": _codes(r["banker_cards"]),
-        "player_score": r["player_score"],
-        "banker_score": r["banker_score"],
-        "player_pair": r["player_pair"],
-        "banker_pair": r["banker_pair"],
-        "perfect_pair": r["player_perfect_pair"] or r["banker_perfect_pair"],
-        "player_natural": r["player_natural"],
-        "banker_natural": r["banker_natural"],
-        "voided_by": r["voided_by__username"],
-        "voided_at": r["voided_at"].isoformat() if r["voided_at"] else None,
-        "audit": audit,
-    }
-
-
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_cell(value: str | None) -> str | None:
-    """A cell a spreadsheet shows as text: one starting with a formula character gets a
-    leading apostrophe (OWASP's advice against CSV injection), so a dealer name such as
-    ``=cmd|' /C calc'!A0`` is never run as a formula when a reviewer opens the export."""
-    if value and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
-# The cells of free text, which may start with anything; every other cell is a number, a
-# date, a code or a name of the project's (a card, a bet, a side) and cannot.
-_FREE_TEXT = frozenset({"dealer", "void_reason", "table", "voided_by", "audit"})
-
-
-def _csv_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> list[object]:
-    row: dict[str, Any] = export_row(r, audit)
-    row["player_cards"] = " ".join(row["player_cards"])
-    row["banker_cards"] = " ".join(row["banker_cards"])
-    row["audit"] = " | ".join(f"{e['at']} {e['action']} by {e['by']}: {e['reason']}" for e in audit)
-    row["bets"] = " ".join(f"{bet}={v['result']}:{v['pays']}" for bet, v in json.loads(r["bets_json"]).items())
-    return [csv_cell(row[field]) if field in _FREE_TEXT else row[field] for field in EXPORT_FIELDS]
-
-
-def export_csv_lines(selection: Selection) -> Iterator[str]:
-    """CSV text, a chunk of rounds at a time (streamed: a range may hold many rounds).
-    Cards are space-separated codes, bets one ``bet=result:pays`` item each; text that a
-    spreadsheet would read as a formula is neutralised (:func:`csv_cell`)."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer)
-    writer.writerow(EXPORT_FIELDS)
-    for chunk in _export_chunks(selection):
-        writer.writerows(_csv_row(r, audit) for r, audit in chunk)
-        yield buffer.getvalue()
-        buffer.seek(0)
-        buffer.truncate()
-    yield buffer.getvalue()
-
-
-def _json_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> str:
-    # The bets spliced in as stored: decoding and encoding them again was most of the time.
-    return json.dumps(export_row(r, audit))[:-1] + ', "bets": ' + r["bets_json"] + "}"
-
-
-def export_json_chunks(selection: Selection) -> Iterator[str]:
-    """A JSON array of rounds, streamed a chunk of rounds at a time."""
-    first = True
-    yield "["
-    for chunk in _export_chunks(selection):
-        rows = ",".join(_json_row(r, audit) for r, audit in chunk)
-        yield ("" if first else ",") + rows
-        first = False
-    yield "]"

@@ -13,7 +13,7 @@ from django.utils import translation
 from django.views.decorators.http import require_http_methods
 
 from .. import selectors
-from . import review
+from . import exports, review
 
 GLANCE_SHOES = 50  # the latest shoes tested for the flag
 GLANCE_EVENTS = 10  # the latest audit events listed
@@ -58,7 +58,7 @@ def _selection_or_errors(request: HttpRequest) -> review.Selection | JsonRespons
 
 
 def _export(
-    request: HttpRequest, chunks: Callable[[review.Selection], Iterator[str]], name: str, content_type: str
+    request: HttpRequest, chunks: Callable[[review.Selection], Iterator[str | bytes]], name: str, content_type: str
 ) -> HttpResponseBase:
     selection = _selection_or_errors(request)
     if isinstance(selection, JsonResponse):
@@ -70,12 +70,12 @@ def _export(
 
 @reviewer_only
 def export_csv(request: HttpRequest) -> HttpResponseBase:
-    return _export(request, review.export_csv_lines, "rounds.csv", "text/csv; charset=utf-8")
+    return _export(request, exports.export_csv_lines, "rounds.csv", "text/csv; charset=utf-8")
 
 
 @reviewer_only
 def export_json(request: HttpRequest) -> HttpResponseBase:
-    return _export(request, review.export_json_chunks, "rounds.json", "application/json")
+    return _export(request, exports.export_json_chunks, "rounds.json", "application/json")
 
 
 def admin_index(request: HttpRequest) -> HttpResponse:

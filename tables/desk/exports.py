@@ -1,0 +1,305 @@
+"""Exports of rounds, streamed a chunk at a time whatever the range: CSV and JSON.
+
+On PostgreSQL the database writes the CSV itself (``COPY ... TO STDOUT``) and builds
+each round's JSON object: a row costs no Python object at all, and a million rounds
+stream at the database's speed. Elsewhere (SQLite, the embedded default) the rounds are
+read as plain values and written here. Both give the same rows (the tests read both
+back and compare them).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import connection
+from django.db.models import QuerySet, TextField
+from django.db.models.expressions import RawSQL
+from django.db.models.functions import Cast
+
+from ..models import Round, RoundAudit
+from .review import Selection
+
+EXPORT_FIELDS = [
+    "id", "table", "shoe", "number", "created_at", "dealer", "player_cards", "banker_cards",
+    "player_score", "banker_score", "winner", "player_pair", "banker_pair", "perfect_pair",
+    "player_natural", "banker_natural", "voided", "void_reason", "voided_by", "voided_at", "audit", "bets",
+]  # fmt: skip
+
+
+EXPORT_CHUNK = 2000  # rounds read, and written out, at a time: memory stays flat whatever the range
+
+
+def audit_to_data(event: RoundAudit) -> dict[str, Any]:
+    """An audit event as the exports give it: what, who, when, why."""
+    return {"action": event.action, "by": event.username, "at": event.at.isoformat(), "reason": event.reason}
+
+
+# What an export reads of a round, as plain values: a million rounds as model instances
+# (a round, its shoe and its table each) cost most of an export's time. The bets come as
+# their stored JSON text (``bets_json``): the JSON export gives it as it is, undecoded.
+_EXPORTED = (
+    "pk", "round_id", "shoe__number", "shoe__table__slug", "number", "created_at", "dealer_name",
+    "player_cards", "banker_cards", "player_score", "banker_score", "winner", "player_pair", "banker_pair",
+    "player_perfect_pair", "banker_perfect_pair", "player_natural", "banker_natural",
+    "voided", "void_reason", "voided_by__username", "voided_at", "bets_json",
+)  # fmt: skip
+
+
+def _export_chunks(selection: Selection) -> Iterator[list[tuple[dict[str, Any], list[dict[str, Any]]]]]:
+    """The selection's rounds a chunk at a time, as plain values (:data:`_EXPORTED`),
+    each with its audit events; the odds, which no export gives, never read."""
+    rounds = selection.rounds().annotate(bets_json=Cast("bets", TextField()))
+    rows = rounds.values(*_EXPORTED).iterator(chunk_size=EXPORT_CHUNK)
+    while chunk := list(itertools.islice(rows, EXPORT_CHUNK)):
+        events: dict[int, list[dict[str, Any]]] = {}
+        # A void is the one audited action: only a voided round has events, and most
+        # chunks have none to look up (a query naming 2,000 IDs cost more than the rest).
+        voided = [r["pk"] for r in chunk if r["voided"]]
+        trail = RoundAudit.objects.filter(round_id__in=voided).order_by("round_id", "-at", "-pk") if voided else ()
+        for event in trail:
+            events.setdefault(event.round_id, []).append(audit_to_data(event))
+        yield [(r, events.get(r["pk"], [])) for r in chunk]
+
+
+def _codes(packed: str) -> list[str]:
+    """A hand's card codes from its stored, packed form ("AH5SKD": AH, 5S, KD)."""
+    return [packed[i : i + 2] for i in range(0, len(packed), 2)]
+
+
+def export_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> dict[str, Any]:
+    """A round as the exports give it, from its values (the API's round object's fields,
+    and where it was played, who voided it, its audit trail), but for its bets."""
+    return {
+        "id": r["round_id"],
+        "shoe": r["shoe__number"],
+        "number": r["number"],
+        "created_at": r["created_at"].isoformat(),
+        "dealer": r["dealer_name"],
+        "winner": r["winner"],
+        "voided": r["voided"],
+        "void_reason": r["void_reason"],
+        "table": r["shoe__table__slug"],
+        "player_cards": _codes(r["player_cards"]),
+        "banker_cards": _codes(r["banker_cards"]),
+        "player_score": r["player_score"],
+        "banker_score": r["banker_score"],
+        "player_pair": r["player_pair"],
+        "banker_pair": r["banker_pair"],
+        "perfect_pair": r["player_perfect_pair"] or r["banker_perfect_pair"],
+        "player_natural": r["player_natural"],
+        "banker_natural": r["banker_natural"],
+        "voided_by": r["voided_by__username"],
+        "voided_at": r["voided_at"].isoformat() if r["voided_at"] else None,
+        "audit": audit,
+    }
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def csv_cell(value: str | None) -> str | None:
+    """A cell a spreadsheet shows as text: one starting with a formula character gets a
+    leading apostrophe (OWASP's advice against CSV injection), so a dealer name such as
+    ``=cmd|' /C calc'!A0`` is never run as a formula when a reviewer opens the export."""
+    if value and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+# The cells of free text, which may start with anything; every other cell is a number, a
+# date, a code or a name of the project's (a card, a bet, a side) and cannot.
+_FREE_TEXT = frozenset({"dealer", "void_reason", "table", "voided_by", "audit"})
+
+
+def _csv_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> list[object]:
+    row: dict[str, Any] = export_row(r, audit)
+    row["player_cards"] = " ".join(row["player_cards"])
+    row["banker_cards"] = " ".join(row["banker_cards"])
+    row["audit"] = " | ".join(f"{e['at']} {e['action']} by {e['by']}: {e['reason']}" for e in audit)
+    row["bets"] = " ".join(f"{bet}={v['result']}:{v['pays']}" for bet, v in json.loads(r["bets_json"]).items())
+    return [csv_cell(row[field]) if field in _FREE_TEXT else row[field] for field in EXPORT_FIELDS]
+
+
+def export_csv_lines(selection: Selection) -> Iterator[str | bytes]:
+    """CSV text, a chunk of rounds at a time (streamed: a range may hold many rounds).
+    Cards are space-separated codes, bets one ``bet=result:pays`` item each; text that a
+    spreadsheet would read as a formula is neutralised (:func:`csv_cell`)."""
+    return csv_copied(selection) if connection.vendor == "postgresql" else csv_written(selection)
+
+
+def export_json_chunks(selection: Selection) -> Iterator[str | bytes]:
+    """A JSON array of rounds, streamed a chunk of rounds at a time."""
+    return json_built(selection) if connection.vendor == "postgresql" else json_written(selection)
+
+
+def csv_written(selection: Selection) -> Iterator[str]:
+    """The CSV, written here from the rounds' values."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer)  # rows end in CRLF (RFC 4180), so a lone CR in a cell is quoted
+    writer.writerow(EXPORT_FIELDS)
+    for chunk in _export_chunks(selection):
+        writer.writerows(_csv_row(r, audit) for r, audit in chunk)
+        yield buffer.getvalue()
+        buffer.seek(0)
+        buffer.truncate()
+    yield buffer.getvalue()
+
+
+def _json_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> str:
+    # The bets spliced in as stored: decoding and encoding them again was most of the time.
+    return json.dumps(export_row(r, audit))[:-1] + ', "bets": ' + r["bets_json"] + "}"
+
+
+def json_written(selection: Selection) -> Iterator[str]:
+    """The JSON, written here from the rounds' values."""
+    first = True
+    yield "["
+    for chunk in _export_chunks(selection):
+        rows = ",".join(_json_row(r, audit) for r, audit in chunk)
+        yield ("" if first else ",") + rows
+        first = False
+    yield "]"
+
+
+# PostgreSQL writes the exports itself, each cell as the rows above give it: times as
+# Python's isoformat() writes them (UTC, microseconds when there are any), True/False,
+# cards spaced, free text neutralised as csv_cell does (and empty text left empty).
+ROUND, SHOE, TABLE = '"tables_round"', '"tables_shoe"', '"tables_table"'
+
+
+def _iso(column: str) -> str:
+    utc = f"({column} AT TIME ZONE 'UTC')"
+    seconds = f"""to_char({utc}, 'YYYY-MM-DD"T"HH24:MI:SS')"""
+    micros = f"""to_char({utc}, 'YYYY-MM-DD"T"HH24:MI:SS.US')"""
+    return f"(CASE WHEN date_trunc('second', {column}) = {column} THEN {seconds} ELSE {micros} END || '+00:00')"
+
+
+def _cell(text: str) -> str:
+    starts = ", ".join(f"chr({ord(c)})" for c in FORMULA_STARTS)
+    return f"NULLIF(CASE WHEN left({text}, 1) IN ({starts}) THEN chr(39) || {text} ELSE {text} END, '')"
+
+
+def _yes_no(column: str) -> str:
+    return f"CASE WHEN {column} THEN 'True' ELSE 'False' END"
+
+
+def _codes_array(column: str) -> str:
+    # A hand is two or three cards: substrings, not a regular expression, for each round.
+    return f"array_remove(ARRAY[substr({column}, 1, 2), substr({column}, 3, 2), substr({column}, 5, 2)], '')"
+
+
+def _col(table: str, name: str) -> str:
+    return f'{table}."{name}"'
+
+
+_AUDIT_OF_ROUND = f'FROM "tables_roundaudit" a WHERE a.round_id = {_col(ROUND, "id")}'
+_AUDIT_TEXT = (
+    f"(SELECT string_agg({_iso('a.at')} || ' ' || a.action || ' by ' || a.username || ': ' || a.reason, ' | '"
+    f" ORDER BY a.at DESC, a.id DESC) {_AUDIT_OF_ROUND})"
+)
+_BETS_TEXT = (
+    "(SELECT string_agg(b.key || '=' || (b.value ->> 'result') || ':' || COALESCE(b.value ->> 'pays', 'None'), ' '"
+    f" ORDER BY b.n) FROM jsonb_each({_col(ROUND, 'bets')}) WITH ORDINALITY AS b(key, value, n))"
+)
+_VOIDED_BY = (
+    f'(SELECT u."username" FROM "{get_user_model()._meta.db_table}" u WHERE u."id" = {_col(ROUND, "voided_by_id")})'
+)
+_FLAGS = ("player_pair", "banker_pair", "player_natural", "banker_natural", "voided")
+_PERFECT = f"({_col(ROUND, 'player_perfect_pair')} OR {_col(ROUND, 'banker_perfect_pair')})"
+_CSV_CELLS = {
+    "id": _col(ROUND, "round_id"),
+    "table": _cell(_col(TABLE, "slug")),
+    "shoe": _col(SHOE, "number"),
+    "number": _col(ROUND, "number"),
+    "created_at": _iso(_col(ROUND, "created_at")),
+    "dealer": _cell(_col(ROUND, "dealer_name")),
+    "player_cards": f"array_to_string({_codes_array(_col(ROUND, 'player_cards'))}, ' ')",
+    "banker_cards": f"array_to_string({_codes_array(_col(ROUND, 'banker_cards'))}, ' ')",
+    "player_score": _col(ROUND, "player_score"),
+    "banker_score": _col(ROUND, "banker_score"),
+    "winner": _col(ROUND, "winner"),
+    **{flag: _yes_no(_col(ROUND, flag)) for flag in _FLAGS},
+    "perfect_pair": _yes_no(_PERFECT),
+    "void_reason": _cell(_col(ROUND, "void_reason")),
+    "voided_by": _cell(_VOIDED_BY),
+    "voided_at": f"CASE WHEN {_col(ROUND, 'voided_at')} IS NULL THEN NULL ELSE {_iso(_col(ROUND, 'voided_at'))} END",
+    "audit": _cell(_AUDIT_TEXT),
+    "bets": _BETS_TEXT,
+}
+_JSON_OBJECT = (
+    "json_build_object("
+    + ", ".join(
+        f"'{name}', {value}"
+        for name, value in {
+            "id": _col(ROUND, "round_id"),
+            "shoe": _col(SHOE, "number"),
+            "number": _col(ROUND, "number"),
+            "created_at": _iso(_col(ROUND, "created_at")),
+            "dealer": _col(ROUND, "dealer_name"),
+            "winner": _col(ROUND, "winner"),
+            "voided": _col(ROUND, "voided"),
+            "void_reason": _col(ROUND, "void_reason"),
+            "table": _col(TABLE, "slug"),
+            "player_cards": f"to_json({_codes_array(_col(ROUND, 'player_cards'))})",
+            "banker_cards": f"to_json({_codes_array(_col(ROUND, 'banker_cards'))})",
+            "player_score": _col(ROUND, "player_score"),
+            "banker_score": _col(ROUND, "banker_score"),
+            "player_pair": _col(ROUND, "player_pair"),
+            "banker_pair": _col(ROUND, "banker_pair"),
+            "perfect_pair": _PERFECT,
+            "player_natural": _col(ROUND, "player_natural"),
+            "banker_natural": _col(ROUND, "banker_natural"),
+            "voided_by": _VOIDED_BY,
+            "voided_at": _CSV_CELLS["voided_at"],
+            "audit": (
+                "COALESCE((SELECT json_agg(json_build_object('action', a.action, 'by', a.username, 'at', "
+                f"{_iso('a.at')}, 'reason', a.reason) ORDER BY a.at DESC, a.id DESC) {_AUDIT_OF_ROUND}), '[]'::json)"
+            ),
+            "bets": _col(ROUND, "bets"),
+        }.items()
+    )
+    + ")::text"
+)
+
+
+def _selected(selection: Selection, columns: dict[str, str]) -> QuerySet[Round, tuple[Any, ...]]:
+    """The selection's rounds, in order, as ``columns`` (SQL over the round, its shoe and
+    its table): the ORM writes the joins, the filters and the order."""
+    return (
+        selection.rounds()
+        .select_related(None)
+        .annotate(**{n: RawSQL(c, ()) for n, c in columns.items()})
+        .values_list(*columns)
+    )
+
+
+def csv_copied(selection: Selection) -> Iterator[bytes]:
+    """The CSV as PostgreSQL writes it (``COPY ... TO STDOUT``), a block at a time."""
+    yield (",".join(EXPORT_FIELDS) + "\n").encode()
+    cells = {f"cell_{i}": _CSV_CELLS[field] for i, field in enumerate(EXPORT_FIELDS)}
+    sql, params = _selected(selection, cells).query.sql_with_params()
+    with connection.cursor() as cursor, cursor.copy(f"COPY ({sql}) TO STDOUT WITH (FORMAT csv)", params) as copy:
+        yield from (bytes(block) for block in copy)
+
+
+def json_built(selection: Selection) -> Iterator[bytes]:
+    """The JSON, each round's object built by PostgreSQL and copied out a block at a time.
+    COPY's CSV format with a delimiter and a quote no JSON text holds raw (jsonb escapes
+    every control character) gives each object as it is, one a line: the line ends become
+    the commas between them."""
+    sql, params = _selected(selection, {"round_object": _JSON_OBJECT}).query.sql_with_params()
+    copy_sql = f"COPY ({sql}) TO STDOUT WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')"
+    yield b"["
+    held = b""  # the last line end: a comma unless it ends the array
+    with connection.cursor() as cursor, cursor.copy(copy_sql, params) as copy:
+        for block in copy:
+            lines = held + bytes(block).replace(b"\n", b",")
+            yield lines[:-1]
+            held = lines[-1:]
+    yield held.rstrip(b",") + b"]"

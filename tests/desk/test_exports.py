@@ -1,0 +1,68 @@
+"""Exports at the database's speed (issue 33): on PostgreSQL the database writes the CSV
+(COPY) and builds each round's JSON object; the rows read back are exactly those written
+from the rounds' values, free text that needs quoting, neutralising or escaping included."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from unittest import mock
+
+from django.contrib.auth.models import User
+from django.db import connection
+
+from tables import services
+from tables.desk import exports, review
+from tables.models import Round, Table
+from tests.rounds import SEED
+
+AWKWARD = ['Anna, "Ann"\nB', "=cmd|' /C calc'!A0", "", "Ngọc 阮", "tab\there", "-2+3", "back\\slash \\."]
+
+
+def text(chunks: Iterator[str | bytes]) -> str:
+    return "".join(chunk.decode() if isinstance(chunk, bytes) else chunk for chunk in chunks)
+
+
+def rounds_with_awkward_text(table: Table, reviewer: User) -> None:
+    services.shoe_start(table=table)
+    for n, name in enumerate(AWKWARD):
+        at = datetime(2026, 11, 24, 21, 5, 9, 0 if n % 2 else 123456, tzinfo=UTC)  # whole seconds, and not
+        with mock.patch("django.utils.timezone.now", return_value=at):
+            recorded = services.round_record(table=table, **SEED).round
+        # As stored (names from before the API refused control characters, too).
+        Round.objects.filter(pk=recorded.pk).update(dealer_name=name)
+    for number, reason in [(1, 'misread,\r\n"twice"'), (2, "@SUM(1,1)"), (4, "顺序错误")]:
+        services.round_void(round_=Round.objects.get(number=number), reason=reason, user=reviewer)
+
+
+def test_the_database_writes_the_csv_the_rounds_give(baccarat_1, staff_reviewer: User) -> None:
+    table, _ = baccarat_1
+    rounds_with_awkward_text(table, staff_reviewer)
+    selection = review.Selection(table, None, None, 0.01)
+    written = list(csv.reader(io.StringIO(text(exports.csv_written(selection)))))
+    assert len(written) == 1 + len(AWKWARD) and written[0] == exports.EXPORT_FIELDS
+    assert [row[5] for row in written[1:4]] == ['Anna, "Ann"\nB', "'=cmd|' /C calc'!A0", ""]
+    if connection.vendor != "postgresql":
+        assert exports.export_csv_lines(selection).__name__ == "csv_written"  # type: ignore[attr-defined]
+        return
+    assert exports.export_csv_lines(selection).__name__ == "csv_copied"  # type: ignore[attr-defined]
+    copied = list(csv.reader(io.StringIO(text(exports.csv_copied(selection)))))
+    assert copied == written
+
+
+def test_the_database_builds_the_json_the_rounds_give(baccarat_1, staff_reviewer: User) -> None:
+    table, _ = baccarat_1
+    rounds_with_awkward_text(table, staff_reviewer)
+    selection = review.Selection(None, None, None, 0.01)
+    written = json.loads(text(exports.json_written(selection)))
+    assert [r["dealer"] for r in written[:2]] == ['Anna, "Ann"\nB', "=cmd|' /C calc'!A0"]  # JSON is no spreadsheet
+    assert [e["reason"] for e in written[0]["audit"]] == ['misread,\r\n"twice"']
+    if connection.vendor != "postgresql":
+        assert exports.export_json_chunks(selection).__name__ == "json_written"  # type: ignore[attr-defined]
+        return
+    assert exports.export_json_chunks(selection).__name__ == "json_built"  # type: ignore[attr-defined]
+    assert json.loads(text(exports.json_built(selection))) == written
+    assert json.loads(text(exports.json_built(review.Selection(table, None, datetime(2020, 1, 1).date(), 0.01)))) == []
