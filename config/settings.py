@@ -200,6 +200,9 @@ TASKS_INLINE = env_bool("TASKS_INLINE")
 
 # Reviewer statistics flag a shoe whose lowest p-value falls under this.
 REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
+# One export (CSV or JSON) holds at most this many rounds: about a month of 24 tables, some
+# 20 s and 600 MB of CSV. A longer history is exported a date range at a time.
+EXPORT_MAX_ROUNDS = int(env("EXPORT_MAX_ROUNDS", "1000000"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
 # /readyz answers within this many seconds, a dependency that has not answered by then
 # failed (tables/operations/probes.py).

@@ -81,6 +81,10 @@ class Selection:
             days = days.filter(day__lte=self.end)
         return days.order_by("shoe__table__slug", "shoe__number", "day")
 
+    def played_rounds(self) -> int:
+        """How many played rounds the range holds, from its shoe days (no round counted)."""
+        return self.shoe_days().aggregate(rounds=Sum("rounds"))["rounds"] or 0
+
     def rounds(self) -> QuerySet[Round]:
         """Every round in range, voided ones included, oldest shoe first."""
         rounds = Round.objects.select_related("shoe__table", "voided_by")

@@ -63,6 +63,14 @@ def _export(
     selection = _selection_or_errors(request)
     if isinstance(selection, JsonResponse):
         return selection
+    rounds = selection.played_rounds()
+    if rounds > settings.EXPORT_MAX_ROUNDS:
+        field = "start" if selection.start is None else "end"
+        message = (
+            f"this range holds {rounds:,} rounds, more than one download takes ({settings.EXPORT_MAX_ROUNDS:,}):"
+            " choose a shorter date range"
+        )
+        return JsonResponse({"errors": [{"field": field, "message": message}]}, status=400)
     response = StreamingHttpResponse(chunks(selection), content_type=content_type)
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     return response

@@ -13,6 +13,7 @@ from unittest import mock
 
 from django.contrib.auth.models import User
 from django.db import connection
+from django.test import Client
 
 from tables import services
 from tables.desk import exports, review
@@ -66,3 +67,22 @@ def test_the_database_builds_the_json_the_rounds_give(baccarat_1, staff_reviewer
     assert exports.export_json_chunks(selection).__name__ == "json_built"  # type: ignore[attr-defined]
     assert json.loads(text(exports.json_built(selection))) == written
     assert json.loads(text(exports.json_built(review.Selection(table, None, datetime(2020, 1, 1).date(), 0.01)))) == []
+
+
+def test_an_export_over_the_limit_asks_for_a_shorter_date_range_and_streams_nothing(
+    client: Client, baccarat_1, staff_reviewer: User, settings
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    for _ in range(3):
+        services.round_record(table=table, **SEED)
+    client.force_login(staff_reviewer)
+    settings.EXPORT_MAX_ROUNDS = 2
+    for path in ("/review/rounds.csv", "/review/rounds.json"):
+        refused = client.get(path)
+        assert refused.status_code == 400 and not refused.streaming
+        [error] = refused.json()["errors"]
+        assert error["field"] == "start" and "holds 3 rounds, more than one download takes (2)" in error["message"]
+        assert client.get(path, {"start": "2026-01-01"}).json()["errors"][0]["field"] == "end"
+    settings.EXPORT_MAX_ROUNDS = 3
+    assert client.get("/review/rounds.csv").status_code == 200
