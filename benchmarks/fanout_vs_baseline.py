@@ -33,7 +33,7 @@ from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from benchmarks.load import FIRST_PAGES, Stack, fanout, watching
+from benchmarks.load import FIRST_PAGES, Stack, fanout, post, watching
 from tests.servers import free_port, uvicorn
 
 OURS, BASELINE = "ours", "baseline"
@@ -127,6 +127,8 @@ def main() -> None:
             for pair in range(args.pairs):
                 for kind in (OURS, BASELINE) if pair % 2 == 0 else (BASELINE, OURS):
                     run += 1
+                    for slug, token in stack.tokens.items():  # the dealers of a run start with a new shoe
+                        post(stack.http_urls[0], slug, "shoes", token)
                     with servers(stack, kind, args.servers, run) as measured:
                         figures = fanout(stack, clients, args.seconds, args.rate, measured)
                     results[clients][kind].append(figures)

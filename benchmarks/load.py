@@ -35,6 +35,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -161,6 +162,8 @@ class Stack:
     def running(self) -> Iterator[Stack]:
         self.postgres, self.redis = PostgresCluster().start(), RedisServer().start()
         self.extra = {"DATABASE_URL": self.postgres.create_database("load"), "REDIS_URL": self.redis.url}
+        # Every client here comes from one address: the cap per address would refuse them.
+        self.extra["WS_MAX_PER_ADDRESS"] = str(resource.getrlimit(resource.RLIMIT_NOFILE)[1])
         finished = False
         try:
             self.manage("migrate", "-v0")
@@ -341,9 +344,11 @@ def fanout(
         ]
         for worker in workers:
             worker.start()
-        for event in ready:
-            if not event.wait(timeout=600):
+        deadline = time.monotonic() + 600
+        while not all(event.is_set() for event in ready):
+            if time.monotonic() > deadline or not all(worker.is_alive() for worker in workers):
                 raise RuntimeError("clients did not connect")
+            time.sleep(0.2)
         print(f"  {clients} clients connected and showing the tables; posting for {seconds:.0f} s", flush=True)
         time.sleep(2)
         after = {pid: rss_kib(pid) for pid in before}
