@@ -233,8 +233,11 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
 class TableConsumer(FragmentConsumer):
     kind = "table"
 
+    def __init__(self, *, slug: str) -> None:
+        super().__init__()
+        self.slug = slug
+
     async def connect(self) -> None:
-        self.slug = self.scope["url_route"]["kwargs"]["slug"]
         if not await database_sync_to_async(Table.objects.filter(slug=self.slug).exists)():
             await self.close(code=4404)
             return
