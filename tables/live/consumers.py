@@ -238,9 +238,12 @@ class TableConsumer(FragmentConsumer):
         self.slug = slug
 
     async def connect(self) -> None:
-        if not await database_sync_to_async(Table.objects.filter(slug=self.slug).exists)():
-            await self.close(code=4404)
-            return
+        tables = scheduler().tables
+        if not tables.known(self.slug):
+            if not await database_sync_to_async(Table.objects.filter(slug=self.slug).exists)():
+                await self.close(code=4404)
+                return
+            tables.found(self.slug)
         await self.open_in_language(lambda language: table_group(self.slug, language))
 
     def missed(self, have: dict[str, PageVersion]) -> str:
