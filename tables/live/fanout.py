@@ -11,8 +11,9 @@ one page after another, as a plain broadcast server would: the server's send ret
 once unless the socket's buffer is full, so a push costs a page one call, not a task
 and a timer of its own (what it cost before: twice the CPU of the raw-ASGI baseline,
 ``benchmarks/fanout_vs_baseline.py``). A page whose send would wait is handed the push to
-send on its own (:meth:`Page.push`), and from then on gets its pushes that way until it
-has caught up, so it never holds up the others.
+send on its own (:meth:`Page.push`), and gets its pushes that way for ``BEHIND_SECONDS``
+from then on, so it never holds up the others, and a page that keeps falling behind (a
+client that reads slower than pushes come) is not tried again and again on the way.
 
 The groups with a page open here are also marked in the shared cache (the push ledger's presence, :mod:`.ledger`),
 so a change that no page of any process shows renders nothing.
@@ -39,6 +40,7 @@ from .ledger import PushLedger
 log = logging.getLogger(__name__)
 
 RETRY_SECONDS = 1.0  # after the channel layer failed to deliver, the listener tries again
+BEHIND_SECONDS = 5.0  # a page whose send would wait gets its pushes from a task of its own this long
 
 
 class Page(Protocol):
@@ -72,6 +74,7 @@ class Fanout:
         self._lock: asyncio.Lock | None = None
         self._arrived: deque[tuple[str, str]] = deque()  # (group, html) not yet sent to its pages
         self._sending: asyncio.Task[None] | None = None
+        self._behind: dict[Page, float] = {}  # pages whose send would wait, till when they send on their own
 
     async def join(self, group: str, page: Page) -> None:
         """Reach ``page`` with the pushes to ``group`` from now on. With the channel layer
@@ -97,6 +100,7 @@ class Fanout:
         if pages is None or page not in pages:
             return
         pages.discard(page)
+        self._behind.pop(page, None)
         if pages:
             return
         del self._pages[group]
@@ -118,9 +122,10 @@ class Fanout:
             self._sending = asyncio.create_task(self._send_arrived())
 
     async def _send_arrived(self) -> None:
+        loop, behind = asyncio.get_running_loop(), self._behind
         while self._arrived:
             group, html = self._arrived.popleft()
-            pages = tuple(self._pages.get(group, ()))
+            pages, now = tuple(self._pages.get(group, ())), loop.time()
             sent = 0
             while sent < len(pages):
                 try:
@@ -129,9 +134,13 @@ class Fanout:
                     # return at once never let the loop run the timer.
                     async with asyncio.timeout(0):
                         for page in pages[sent:]:
-                            await page.send_now(html)
+                            if behind.get(page, 0.0) > now:
+                                page.push(html)
+                            else:
+                                await page.send_now(html)
                             sent += 1
                 except TimeoutError:
+                    behind[pages[sent]] = now + BEHIND_SECONDS
                     pages[sent].push(html)  # that page sends it, and what follows, on its own
                     sent += 1
 
