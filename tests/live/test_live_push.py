@@ -274,7 +274,10 @@ async def test_a_process_joins_a_group_once_and_hands_each_push_to_every_page_of
 class Stalled(Page):
     """A page whose socket takes nothing: a send down it waits for ever."""
 
+    tries = 0
+
     async def send_now(self, html: str) -> None:
+        self.tries += 1
         await asyncio.Event().wait()
 
 
@@ -289,6 +292,7 @@ async def test_a_page_whose_socket_takes_nothing_holds_up_no_other_and_is_handed
     await layer.group_send("table.x", live.push_message("table.x", "<p>2</p>"))
     assert await other.holding(2) == ["<p>1</p>", "<p>2</p>"]
     assert await stalled.holding(2) == ["<p>1</p>", "<p>2</p>"], "to send on its own, in order"
+    assert stalled.tries == 1, "behind: the next push is not tried down its socket first"
 
 
 @pytest.mark.asyncio
