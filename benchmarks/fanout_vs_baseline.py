@@ -103,7 +103,8 @@ def table(results: dict[int, dict[str, list[dict[str, float]]]]) -> str:
             baseline = [run[key] for run in sides[BASELINE][:pairs]]
             if not pairs:
                 continue
-            lines.append(f"| {clients:,} | {label} | {spread(ours)} | {spread(baseline)} | {ratios(ours, baseline)} |")
+            ratio = "" if key == "lost" else ratios(ours, baseline)  # a count, not a cost
+            lines.append(f"| {clients:,} | {label} | {spread(ours)} | {spread(baseline)} | {ratio} |")
     return "\n".join(lines)
 
 
