@@ -35,6 +35,7 @@ import http.client
 import json
 import os
 import re
+import resource
 import shutil
 import subprocess
 import sys
@@ -99,11 +100,12 @@ def cpu_seconds(pid: int) -> float:
 
 
 class ServerCPU:
-    """The servers' CPU from now on: gunicorn's workers (HTTP) and uvicorn (websockets)."""
+    """The servers' CPU from now on: gunicorn's workers (HTTP) and uvicorn (websockets:
+    the stack's, or ``ws_pids``)."""
 
-    def __init__(self, stack: Stack) -> None:
+    def __init__(self, stack: Stack, ws_pids: list[int] | None = None) -> None:
         self.http = {pid: cpu_seconds(pid) for pid in stack.http_pids()}
-        self.ws = {pid: cpu_seconds(pid) for pid in stack.ws_pids()}
+        self.ws = {pid: cpu_seconds(pid) for pid in (stack.ws_pids() if ws_pids is None else ws_pids)}
 
     def since(self, elapsed: float) -> dict[str, float]:
         """Share of one core each group used over ``elapsed`` seconds since this was made."""
@@ -160,6 +162,8 @@ class Stack:
     def running(self) -> Iterator[Stack]:
         self.postgres, self.redis = PostgresCluster().start(), RedisServer().start()
         self.extra = {"DATABASE_URL": self.postgres.create_database("load"), "REDIS_URL": self.redis.url}
+        # Every client here comes from one address: the cap per address would refuse them.
+        self.extra["WS_MAX_PER_ADDRESS"] = str(resource.getrlimit(resource.RLIMIT_NOFILE)[1])
         finished = False
         try:
             self.manage("migrate", "-v0")
@@ -312,9 +316,14 @@ async def _clients(urls: list[str], first: int, count: int, total: int, ready: A
     results.put(arrivals)
 
 
-def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str, float]:
+def fanout(
+    stack: Stack, clients: int, seconds: float, rate: float, servers: tuple[list[str], list[int]] | None = None
+) -> dict[str, float]:
+    """The fan-out to ``clients`` websockets of the stack's uvicorns, or of ``servers``
+    (their addresses and process ids: benchmarks.fanout_vs_baseline's)."""
     import multiprocessing as mp
 
+    urls, pids = servers or (stack.ws_urls, stack.ws_pids())
     context = mp.get_context("spawn")
     processes, per = 2, -(-clients // 2)
     ready = [context.Event() for _ in range(processes)]
@@ -322,29 +331,31 @@ def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str,
     # A server's first pages load what every later page shares (the channel layer's and
     # the cache's clients, the live templates): held apart, so that the figure per
     # connection is what one more page costs; the figure since start keeps them in.
-    started_with = {pid: rss_kib(pid) for pid in stack.ws_pids()}
-    with watching(stack, FIRST_PAGES * len(stack.ws_urls)):
+    started_with = {pid: rss_kib(pid) for pid in pids}
+    with watching(stack, FIRST_PAGES * len(urls), urls):
         time.sleep(2)
-        before = {pid: rss_kib(pid) for pid in stack.ws_pids()}
+        before = {pid: rss_kib(pid) for pid in pids}
         workers = [
             context.Process(
                 target=client_main,
-                args=(stack.ws_urls, k * per, min(per, clients - k * per), clients, ready[k], results, stop),
+                args=(urls, k * per, min(per, clients - k * per), clients, ready[k], results, stop),
             )
             for k in range(processes)
         ]
         for worker in workers:
             worker.start()
-        for event in ready:
-            if not event.wait(timeout=600):
+        deadline = time.monotonic() + 600
+        while not all(event.is_set() for event in ready):
+            if time.monotonic() > deadline or not all(worker.is_alive() for worker in workers):
                 raise RuntimeError("clients did not connect")
+            time.sleep(0.2)
         print(f"  {clients} clients connected and showing the tables; posting for {seconds:.0f} s", flush=True)
         time.sleep(2)
         after = {pid: rss_kib(pid) for pid in before}
         memory = sum(after[pid] - before[pid] for pid in before) / clients
         first_pages = sum(before[pid] - started_with[pid] for pid in before) / len(before) / 1024
         since_start = sum(after[pid] - started_with[pid] for pid in before) / (clients + FIRST_PAGES * len(before))
-        server_cpu = ServerCPU(stack)
+        server_cpu = ServerCPU(stack, pids)
         clients_cpu_before = sum(cpu_seconds(w.pid) for w in workers if w.pid)
         posted: list[tuple[str, tuple[int, int], float]] = []  # slug, (shoe, round), time posted
         started = time.monotonic()
@@ -372,6 +383,7 @@ def fanout(stack: Stack, clients: int, seconds: float, rate: float) -> dict[str,
             "server memory for its first pages, MiB a server": first_pages,
             "server memory since start per connection, KiB": since_start,
             **cpu_figures(cpu),
+            "websocket processes' CPU, s": cpu["ws"] * elapsed,
             "client CPU (both client processes), % of one core": 100 * clients_cpu,
             "rounds posted": len(posted),
             "rounds per second": len(posted) / elapsed,
@@ -413,9 +425,10 @@ def _latencies(
 
 
 @contextmanager
-def watching(stack: Stack, pages: int) -> Iterator[None]:
-    """``pages`` websocket clients (table pages and the lobby) open meanwhile, in a
-    process of their own, so that every change is rendered and pushed."""
+def watching(stack: Stack, pages: int, urls: list[str] | None = None) -> Iterator[None]:
+    """``pages`` websocket clients (table pages and the lobby) of the stack's uvicorns (or
+    of ``urls``) open meanwhile, in a process of their own, so that every change is
+    rendered and pushed."""
     import multiprocessing as mp
 
     if not pages:
@@ -423,7 +436,7 @@ def watching(stack: Stack, pages: int) -> Iterator[None]:
         return
     context = mp.get_context("spawn")
     ready, stop, results = context.Event(), context.Event(), context.Queue()
-    process = context.Process(target=client_main, args=(stack.ws_urls, 0, pages, pages, ready, results, stop))
+    process = context.Process(target=client_main, args=(urls or stack.ws_urls, 0, pages, pages, ready, results, stop))
     process.start()
     if not ready.wait(timeout=120):
         raise RuntimeError("pages did not connect")

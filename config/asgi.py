@@ -13,7 +13,7 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
 django_asgi_app = get_asgi_application()  # sets Django up before anything below touches models
 
-from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
+from channels.routing import ProtocolTypeRouter  # noqa: E402
 from django.conf import settings  # noqa: E402
 
 from config.heap import FreezeHeapAtStartup  # noqa: E402
@@ -21,7 +21,7 @@ from config.origins import SameOriginValidator  # noqa: E402
 from tables.background.loops import embedded_loops  # noqa: E402
 from tables.live.lifespan import ServerLifespan  # noqa: E402
 from tables.live.limits import OpenSockets, SocketsPerAddress  # noqa: E402
-from tables.live.routing import websocket_urlpatterns  # noqa: E402
+from tables.live.routing import page_sockets  # noqa: E402
 
 
 def build_application(*, simulate_interval: float) -> FreezeHeapAtStartup:
@@ -33,9 +33,7 @@ def build_application(*, simulate_interval: float) -> FreezeHeapAtStartup:
             "http": django_asgi_app,
             # No session or user: the live pages are public, and a page's socket costs
             # the server a few KiB less for every open page without them.
-            "websocket": SocketsPerAddress(
-                SameOriginValidator(URLRouter(websocket_urlpatterns)), OpenSockets(settings.WS_MAX_PER_ADDRESS)
-            ),
+            "websocket": SocketsPerAddress(SameOriginValidator(page_sockets), OpenSockets(settings.WS_MAX_PER_ADDRESS)),
         }
     )
     background = embedded_loops(simulate_interval=simulate_interval)

@@ -5,7 +5,11 @@ What one page can cost the server is bounded: it may send only resync requests, 
 at most one answer a ``RESYNC_INTERVAL`` (:mod:`.resyncs`); a page that takes no push
 for ``PUSH_SEND_TIMEOUT`` seconds is dropped, so no more than that many seconds of pushes
 ever wait for it (it resyncs when it reconnects). Pushes reach a page through its
-process's one channel in the group (:mod:`.fanout`), not a channel a page."""
+process's one channel in the group (:mod:`.fanout`), not a channel a page.
+
+An open page is what the server holds longest, thousands at once: what it keeps for
+each is counted (``benchmarks/fanout_vs_baseline.py`` measures it against a raw-ASGI
+broadcast server's)."""
 
 from __future__ import annotations
 
@@ -18,6 +22,7 @@ from typing import Any, TypeVar
 from urllib.parse import parse_qs
 
 from channels.db import database_sync_to_async
+from channels.exceptions import StopConsumer
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.conf import settings
 from django.utils import translation
@@ -41,11 +46,14 @@ NO_CHANNEL = "pages-have-no-channel"  # not in CHANNEL_LAYERS: Channels gives a 
 class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
     """A page's socket; each kind of page says what it missed (:meth:`missed`).
 
-    A page has no channel of its own (:mod:`.fanout` hands it its group's pushes), and
-    what is sent to it goes out one message at a time, in order, from one task
-    (:meth:`send_queued`), so a page that reads slowly delays no other."""
+    A page has no channel of its own (:mod:`.fanout` sends it its group's pushes), and
+    what is sent to it goes out one message at a time, in order: from the fan-out's
+    task, or from one of its own while anything waits for it (:meth:`send_queued`), so
+    a page that reads slowly delays no other."""
 
     channel_layer_alias = NO_CHANNEL
+    channel_layer = None
+    groups = ()  # Channels' groups: none (.fanout joins them), and no list of its own a page
     kind = "page"  # what the pages-connected metric counts it as
     group = ""
     language = settings.LANGUAGE_CODE  # the page's (its ?lang=): its pushes and resyncs come in it
@@ -59,9 +67,17 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
     waiting: asyncio.Task[None] | None = None  # the resync that waits out the interval
 
     async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        """Dispatch the socket's messages, as Channels' consumer does. Its own loop waits
+        on the socket and the page's channel at once, with a task and a wait for every
+        open page (about 3 KiB a page); a page has no channel, so this loop reads only
+        the socket."""
+        self.scope, self.base_send = scope, send
         serving = self.serving = asyncio.current_task()
         try:
-            await super().__call__(scope, receive, send)
+            while True:
+                await self.dispatch(await receive())
+        except StopConsumer:
+            pass
         except asyncio.CancelledError:
             if not self.dropped or serving is None:
                 raise
@@ -88,8 +104,19 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
             PAGES_CONNECTED.labels(self.kind).dec()
             await scheduler().pages.leave(self.group, self)
 
+    async def send_now(self, html: str) -> None:
+        """Send ``html`` now, or after what waits already (:class:`~.fanout.Page`)."""
+        if self.outbox is not None:
+            self.outbox.append(html)
+            return
+        try:
+            await self.base_send({"type": "websocket.send", "text": html})
+        except Exception:
+            log.debug("a push found its page closed", exc_info=True)  # its disconnect leaves the group
+
     def push(self, html: str) -> None:
-        """Send ``html`` after what waits already (:class:`~.fanout.Page`)."""
+        """Send ``html`` after what waits already, from a task of the page's own
+        (:class:`~.fanout.Page`)."""
         if self.outbox is not None:
             self.outbox.append(html)
         else:
@@ -206,11 +233,17 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
 class TableConsumer(FragmentConsumer):
     kind = "table"
 
+    def __init__(self, *, slug: str) -> None:
+        super().__init__()
+        self.slug = slug
+
     async def connect(self) -> None:
-        self.slug = self.scope["url_route"]["kwargs"]["slug"]
-        if not await database_sync_to_async(Table.objects.filter(slug=self.slug).exists)():
-            await self.close(code=4404)
-            return
+        tables = scheduler().tables
+        if not tables.known(self.slug):
+            if not await database_sync_to_async(Table.objects.filter(slug=self.slug).exists)():
+                await self.close(code=4404)
+                return
+            tables.found(self.slug)
         await self.open_in_language(lambda language: table_group(self.slug, language))
 
     def missed(self, have: dict[str, PageVersion]) -> str:

@@ -40,15 +40,21 @@ async def renew_presence() -> None:
 class ServerLifespan:
     """ASGI middleware for the life of the server: hands its event loop to the push
     scheduler, renews its pages' presence and runs each of ``background`` (coroutine
-    functions, cancelled at shutdown)."""
+    functions, cancelled at shutdown).
+
+    Other connections get the application's coroutine itself, not one of this
+    middleware's awaiting it: an open page's socket keeps no frame here (a few hundred
+    bytes a page). What calls it awaits either."""
 
     def __init__(self, app: Callable[..., Awaitable[None]], *, background: Sequence[Background] = ()) -> None:
         self.app, self.background = app, background
 
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+    def __call__(self, scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
         if scope["type"] != "lifespan":
-            await self.app(scope, receive, send)
-            return
+            return self.app(scope, receive, send)
+        return self.lifespan(receive, send)
+
+    async def lifespan(self, receive: Receive, send: Send) -> None:
         tasks: list[asyncio.Task[None]] = []
         while True:
             message = await receive()

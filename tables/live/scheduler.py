@@ -23,6 +23,7 @@ from . import push
 from .clock import Clock, SystemClock
 from .fanout import Fanout
 from .groups import languages
+from .known import KnownTables
 from .ledger import PushLedger
 from .push import Sends
 from .resyncs import Budget
@@ -53,6 +54,7 @@ class Scheduler:
         self.sender: Sends = sender or push.Sender()
         # Whole resync answers per client address (what a page may pull: .resyncs).
         self.resyncs = resyncs or Budget(settings.RESYNC_BURST, settings.RESYNC_PER_SECOND, self.clock)
+        self.tables = KnownTables(self.clock)  # the tables a page may open without asking the database
         self._queued: set[int] = set()  # tables with a push waiting in this process
         self._last_look: dict[int, float] = {}  # table -> when this process last looked to push it
         self._changed_at: dict[int, float] = {}  # table -> when its waiting push's first change committed

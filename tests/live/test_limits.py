@@ -4,12 +4,11 @@
 from __future__ import annotations
 
 import pytest
-from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
 
 from config.origins import SameOriginValidator
 from tables.live.limits import OpenSockets, SocketsPerAddress
-from tables.live.routing import websocket_urlpatterns
+from tables.live.routing import page_sockets
 from tests.sockets import ORIGIN, table_with_shoe
 
 
@@ -36,7 +35,7 @@ def page(app: SocketsPerAddress, address: str) -> WebsocketCommunicator:
 @pytest.mark.django_db(transaction=True)
 async def test_the_handshake_beyond_an_addresses_cap_is_refused() -> None:
     await table_with_shoe()
-    app = SocketsPerAddress(SameOriginValidator(URLRouter(websocket_urlpatterns)), OpenSockets(most=3))
+    app = SocketsPerAddress(SameOriginValidator(page_sockets), OpenSockets(most=3))
     pages = [page(app, "203.0.113.9") for _ in range(3)]
     for p in pages:
         assert (await p.connect())[0]

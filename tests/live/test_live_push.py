@@ -237,6 +237,9 @@ class Page:
         self.pushed: list[str] = []
         self.changed = asyncio.Event()
 
+    async def send_now(self, html: str) -> None:
+        self.push(html)
+
     def push(self, html: str) -> None:
         self.pushed.append(html)
         self.changed.set()
@@ -266,6 +269,30 @@ async def test_a_process_joins_a_group_once_and_hands_each_push_to_every_page_of
     await layer.group_send("lobby", live.push_message("lobby", "<p>card</p>"))
     assert await lobby.holding(1) == ["<p>card</p>"]
     assert two.pushed == ["<p>1</p>", "<p>2</p>"], "pushed to the group before the card: none for a page that left"
+
+
+class Stalled(Page):
+    """A page whose socket takes nothing: a send down it waits for ever."""
+
+    tries = 0
+
+    async def send_now(self, html: str) -> None:
+        self.tries += 1
+        await asyncio.Event().wait()
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db
+async def test_a_page_whose_socket_takes_nothing_holds_up_no_other_and_is_handed_its_pushes() -> None:
+    pages, stalled, other = Fanout(PushLedger()), Stalled(), Page()
+    await pages.join("table.x", stalled)
+    await pages.join("table.x", other)
+    layer = get_channel_layer()
+    await layer.group_send("table.x", live.push_message("table.x", "<p>1</p>"))
+    await layer.group_send("table.x", live.push_message("table.x", "<p>2</p>"))
+    assert await other.holding(2) == ["<p>1</p>", "<p>2</p>"]
+    assert await stalled.holding(2) == ["<p>1</p>", "<p>2</p>"], "to send on its own, in order"
+    assert stalled.tries == 1, "behind: the next push is not tried down its socket first"
 
 
 @pytest.mark.asyncio
