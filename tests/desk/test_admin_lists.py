@@ -62,9 +62,7 @@ def test_the_shoe_filter_offers_the_recent_shoes_and_keeps_an_older_one_chosen(
     assert not any(r.round_id in chosen for r in Round.objects.filter(shoe=newest)), "and no other shoe's"
 
 
-def test_an_unfiltered_list_of_a_large_table_on_postgresql_takes_the_planners_estimate(
-    baccarat_1, staff_reviewer
-) -> None:
+def test_a_large_list_on_postgresql_takes_the_planners_estimate_filtered_or_not(baccarat_1, staff_reviewer) -> None:
     table, _ = baccarat_1
     shoes_with_a_round(table, 2)
     rounds = Round.objects.all()
@@ -74,12 +72,15 @@ def test_an_unfiltered_list_of_a_large_table_on_postgresql_takes_the_planners_es
                 cursor.execute(f"ANALYZE {Round._meta.db_table}")
         count = lists.EstimatedCountPaginator(rounds, 100).count
         filtered = lists.EstimatedCountPaginator(rounds.filter(winner="B"), 100).count
-    assert count == 4 and filtered == Round.objects.filter(winner="B").count()
     counted = [q["sql"] for q in captured if "COUNT(" in q["sql"].upper()]
     if connection.vendor == "postgresql":
-        assert len(counted) == 1, counted  # the filtered list's, not the whole table's
+        assert count == 4 and counted == [], "neither list counted row by row"
+        assert any(q["sql"].startswith("EXPLAIN") for q in captured), "the filtered one asked the planner"
     else:
+        assert (count, filtered) == (4, Round.objects.filter(winner="B").count())
         assert len(counted) == 2, "SQLite has no estimate: both counted"
+    small = lists.EstimatedCountPaginator(rounds.filter(winner="B"), 100).count  # under ESTIMATE_FROM
+    assert small == Round.objects.filter(winner="B").count(), "a small list is counted exactly"
 
 
 def test_the_rounds_list_picks_days_from_fixed_choices_not_from_every_round(
