@@ -193,6 +193,7 @@ class RoundAdmin(admin.ModelAdmin):
     search_fields = ["round_id"]
     list_select_related = ["shoe__table"]
     show_full_result_count = False  # "N of M" would count every round on every page view
+    show_facets = admin.ShowFacets.NEVER  # "Show counts" would count every round for each filter choice
     paginator = lists.EstimatedCountPaginator
     list_per_page = 50  # each row's cells (and action checkbox) cost most of a page: 50 keeps it fast
     ordering = ["-created_at", "-pk"]  # newest first: a reviewer looks at what just happened

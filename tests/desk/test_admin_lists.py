@@ -97,3 +97,17 @@ def test_the_rounds_list_picks_days_from_fixed_choices_not_from_every_round(
     [today] = [a.attrs["href"] for a in find_all(page, "a") if a.text.strip() == "Today"]
     listed = client.get("/admin/tables/round/" + html.unescape(today)).content.decode()
     assert all(r.round_id in listed for r in Round.objects.all())
+
+
+def test_the_rounds_list_offers_no_counts_of_every_round_for_each_filter_choice(
+    client: Client, baccarat_1, staff_reviewer
+) -> None:
+    table, _ = baccarat_1
+    client.force_login(staff_reviewer)
+    shoes_with_a_round(table, 1)
+    page = client.get("/admin/tables/round/").content.decode()
+    assert "Show counts" not in page
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get("/admin/tables/round/", {"_facets": "True"}).status_code == 200
+    counted = [q["sql"] for q in captured if "COUNT(" in q["sql"].upper()]
+    assert len(counted) <= 1, counted  # the page's own count at most, none a filter choice
