@@ -1,7 +1,8 @@
-"""Reviewer statistics and exports: which rounds a reviewer asked for, and the report.
+"""Reviewer statistics: which rounds a reviewer asked for, and the report.
 
 The statistics themselves are in :mod:`tables.game.review`; this module sums the shoe
-days of a table and date range, shoe by shoe, builds the charts, and exports rounds.
+days of a table and date range and builds the charts. The exports of the same selection
+are :mod:`.exports`.
 """
 
 from __future__ import annotations
