@@ -107,6 +107,7 @@ def main() -> dict[str, float]:
     live = fragments.table_push_html(table, shoe, version, since=before)
     card = fragments.lobby_card_html(table)
     render_ms = (time.perf_counter() - start) * 1000
+    odds_push = fragments.table_odds_html(table)  # the round's odds, pushed once computed
     whole = fragments.table_live_html(table, shoe, version)
     return {
         f"lobby, {TABLES} tables: median ms": lobby_median,
@@ -115,6 +116,8 @@ def main() -> dict[str, float]:
         f"table page, {rounds}-round shoe: p95 ms": table_p95,
         "pushed per round to a table page, KiB": len(live.encode()) / 1024,
         "pushed per round to a table page, deflated, KiB": _deflated(live) / 1024,
+        "odds pushed per round to a table page, KiB": len(odds_push.encode()) / 1024,
+        "a round to a table page, odds included, KiB": len((live + odds_push).encode()) / 1024,
         "resync of a table page (the whole live part), KiB": len(whole.encode()) / 1024,
         "pushed per round to the lobby, KiB": len(card.encode()) / 1024,
         "pushed per round to the lobby, deflated, KiB": _deflated(card) / 1024,
