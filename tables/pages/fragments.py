@@ -94,7 +94,7 @@ def table_live_html(table: Table, shoe: Shoe | None, version: PageVersion) -> st
     Kept for a while under that state: the pages that reconnect together (after a
     restart or a network blip, a few hundred to a table) and the push of the same
     state cost one render between all processes, not one each."""
-    key = f"table-live:{table.pk}:{version}:{_look(table)}"
+    key = f"table-live:{table.pk}:{version}:{table_look(table)}"
     if (html := recent_live.get(key)) is not None:
         return html
     with contextlib.suppress(Exception):  # a cache that is down only costs a render
@@ -170,11 +170,17 @@ class RoadChange:
 def _delta_context(
     table: Table, shoe: Shoe | None, version: PageVersion, since: PageVersion, base: int
 ) -> dict[str, Any]:
-    rounds = _rounds_newest_first(shoe, tuple(f for f in SHOE_ROUND_FIELDS if f != "odds"))  # a delta shows no odds
+    # The odds stored since the state the page shows come in the same message; without
+    # them, a delta reads no odds (a JSON field per round).
+    with_odds = since.odds is not None and (version.odds or 0) > since.odds
+    rounds = _rounds_newest_first(
+        shoe, SHOE_ROUND_FIELDS if with_odds else tuple(f for f in SHOE_ROUND_FIELDS if f != "odds")
+    )
     new_rows = list(selectors.shoe_rounds(shoe=shoe).filter(number__gt=base).reverse()) if shoe else []
     # The roads as the page shows them, then the same roads a few rounds on.
     road_data = roads_of([r for r in reversed(rounds) if r.number <= base])
     before, good_roads_before = _boards(road_data), road_data.roads.good_roads()
+    charts_before = stats_context(road_data)["charts"]
     for r in reversed(rounds):
         if r.number > base and not r.voided:
             road_data.roads.append(RoadRound(Winner(r.winner), r.banker_pair, r.player_pair, len(road_data.rounds)))
@@ -205,12 +211,35 @@ def _delta_context(
         "road_changes": changes,
         "good_roads": good_roads,
         "good_roads_changed": good_roads != good_roads_before,
-        **stats_context(road_data),
-        "odds": {"pending": version.odds_pending},
+        **(stats := stats_context(road_data)),
+        "charts_change": {name: (charts_before[name], figure) for name, figure in stats["charts"].items()},
+        "odds": (
+            odds_panel.odds_change(table, shoe, rounds, since.odds)
+            if with_odds and since.odds is not None
+            else {"pending": version.odds_pending}
+        ),
         "limits": selectors.table_limits(table),
         # The cards the new rounds revealed: their rows, for a page that shows the list.
         "card_rows": authentication.shoe_cards(shoe=shoe, rounds_from=base + 1) if shoe and shoe.authenticated else [],
     }
+
+
+def table_odds_push_html(table: Table, *, since: PageVersion | None) -> tuple[str, PageVersion]:
+    """What a round's odds push the table's pages, with the version it brings them to: to
+    the pages that show ``since`` (the state pushed last), the numbers that changed since
+    its odds; nothing when they show these odds already; the whole panel otherwise (a
+    new shoe, a void, an unknown ``since``)."""
+    shoe = selectors.shoe_find(table=table, which="current")
+    rounds = _rounds_newest_first(shoe)
+    version = selectors.table_version_of(shoe, rounds)
+    context: dict[str, Any] = {"table": table, "shoe": shoe, "rounds": rounds, "version": version}
+    if since is None or (since.shoe, since.voided) != (version.shoe, version.voided) or since.odds is None:
+        context["odds"] = odds_panel.odds_context(table, shoe, rounds)
+        return render_to_string("tables/_odds_push.html", context), version
+    if since.odds >= (version.odds or 0):
+        return "", version
+    context["odds"] = odds_panel.odds_change(table, shoe, rounds, since.odds)
+    return render_to_string("tables/_odds_delta.html", context), version
 
 
 def table_odds_html(table: Table) -> str:
@@ -304,10 +333,10 @@ def _card_render(table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRo
 def _card_key(table: Table, version: PageVersion, odds: Odds | None) -> str:
     """A card is kept per state of its shoe and per round its odds are of (the odds of a
     round are stored a moment after the round)."""
-    return f"lobby-card:{table.pk}:{version}:{odds[0] if odds else '-'}:{_look(table)}"
+    return f"lobby-card:{table.pk}:{version}:{odds[0] if odds else '-'}:{table_look(table)}"
 
 
-def _look(table: Table) -> str:
+def table_look(table: Table) -> str:
     """What a kept fragment depends on besides its shoe's state: the table's own fields
     (a rename or new limits show at once) and the language it is rendered in."""
     fields = [getattr(table, f.attname) for f in Table._meta.concrete_fields]

@@ -89,6 +89,27 @@ def odds_context(table: Table, shoe: Shoe | None, rounds: list[Round]) -> dict[s
     }
 
 
+def odds_change(table: Table, shoe: Shoe | None, rounds: list[Round], since: int) -> dict[str, Any]:
+    """What a push brings a panel that shows the odds after round ``since``: the panel's
+    context now (:func:`odds_context`), the cells whose numbers changed (``cells``: the
+    row's place, from 1, whether its "shoe left" and its "change" did, and whether the bet
+    became or stopped being the player's edge: then the row goes whole), and the chart
+    before and now (``figures``)."""
+    before = odds_context(table, shoe, [r for r in rounds if r.number <= since])
+    now = odds_context(table, shoe, rounds)
+    cells = []
+    for place, (old, new) in enumerate(zip(before["rows"], now["rows"], strict=True), start=1):
+        moved = (_shown(old.now) != _shown(new.now), _shown(old.change) != _shown(new.change))
+        if any(moved) or old.positive != new.positive:
+            cells.append((place, new, *moved, old.positive != new.positive))
+    return now | {"since": since, "cells": cells, "figures": (before["figure"], now["figure"])}
+
+
+def _shown(value: float | None) -> float | None:
+    """A return as the panel shows it (a percentage to three places)."""
+    return None if value is None else round(100 * value, 3)
+
+
 @dataclass(frozen=True)
 class NextReturns:
     """What a Banker and a Player bet return on the next round, on the cards left in the
