@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import replace
 from typing import Any, Protocol
 
@@ -39,6 +40,16 @@ class PlayedRow(Protocol):
     player_pair: bool
     player_natural: bool
     banker_natural: bool
+
+
+class ShoeRow(PlayedRow, Protocol):
+    """What a table's live parts read of every round of its shoe: a ``Round``, or a row
+    read with ``values_list(..., named=True)`` (a page and each push read them all, and a
+    model instance each costs twice the read)."""
+
+    number: int
+    voided: bool
+    odds: Any
 
 
 PLAYED_FIELDS = ("winner", "banker_pair", "player_pair", "player_natural", "banker_natural")
@@ -135,7 +146,7 @@ def cards_version(shoe: Shoe) -> int:
     return shoe.revealed * 2 + (shoe.state != Shoe.State.OPEN)
 
 
-def table_version_of(shoe: Shoe | None, rounds: list[Round]) -> PageVersion:
+def table_version_of(shoe: Shoe | None, rounds: Sequence[ShoeRow]) -> PageVersion:
     """:func:`table_version` of rounds already loaded (every round of ``shoe``, with
     their number, voided flag and odds): no query of its own."""
     if shoe is None:

@@ -112,6 +112,7 @@ def publish_table(
         if not any(watched.values()):
             return  # no page shows this table: nothing to render
         shoe = selectors.shoe_find(table=table, which="current")
+        open_shoe = shoe if shoe is not None and shoe.state == Shoe.State.OPEN else None  # the lobby's
         version = selectors.table_version(shoe)
         if coalesce:
             claim = ledger.claim(table_id, version)
@@ -124,7 +125,7 @@ def publish_table(
                     if watched[group]:
                         sender.send(group, push_message(group, _table_push(table, shoe, version, ledger)))
                     if watched[lobby]:
-                        sender.send(lobby, push_message(lobby, fragments.lobby_card_html(table)))
+                        sender.send(lobby, push_message(lobby, fragments.lobby_card_html(table, open_shoe)))
         # One call to the cache for every language no table page shows.
         ledger.forget(
             table_id, [language for language in languages() if not watched[table_group(table.slug, language)]]

@@ -13,6 +13,7 @@ import hashlib
 import threading
 import time
 from dataclasses import dataclass
+from types import EllipsisType
 from typing import Any, NamedTuple
 
 from django.core.cache import cache
@@ -27,7 +28,7 @@ from .. import selectors
 from ..authentication import selectors as authentication
 from ..game.outcome import Winner
 from ..game.stats import shoe_stats
-from ..models import Round, Shoe, Table
+from ..models import Shoe, Table
 from ..page_version import PageVersion
 from . import charts, odds_panel, svg
 from .road_data import ShoeRoads, roads_of
@@ -46,9 +47,10 @@ SHOE_ROUND_FIELDS = (
 )  # fmt: skip
 
 
-def _rounds_newest_first(shoe: Shoe | None, fields: tuple[str, ...] = SHOE_ROUND_FIELDS) -> list[Round]:
-    """Every round of the shoe, with the fields in :data:`SHOE_ROUND_FIELDS`."""
-    return list(shoe.rounds.only(*fields).order_by("-number")) if shoe else []
+def _rounds_newest_first(shoe: Shoe | None, fields: tuple[str, ...] = SHOE_ROUND_FIELDS) -> list[selectors.ShoeRow]:
+    """Every round of the shoe, with the fields in :data:`SHOE_ROUND_FIELDS`, as rows (a
+    model instance each cost twice the read, on every push)."""
+    return list(shoe.rounds.order_by("-number").values_list(*fields, named=True)) if shoe else []
 
 
 def table_context(
@@ -254,9 +256,10 @@ def table_odds_html(table: Table) -> str:
     return render_to_string("tables/_odds_push.html", context)
 
 
-def lobby_card_html(table: Table) -> str:
-    """A table's lobby card, rendered now (for a push) and kept for the lobby pages."""
-    shoe = selectors.table_open_shoe(table=table)
+def lobby_card_html(table: Table, open_shoe: Shoe | EllipsisType | None = ...) -> str:
+    """A table's lobby card, rendered now (for a push) and kept for the lobby pages; of
+    its ``open_shoe`` when the caller has read it (None: it has none)."""
+    shoe = selectors.table_open_shoe(table=table) if isinstance(open_shoe, EllipsisType) else open_shoe
     rounds = selectors.lobby_rounds_of(shoe)
     odds = selectors.newest_odds([shoe.pk]).get(shoe.pk) if shoe else None
     html = _card_render(table, shoe, rounds, odds)
