@@ -346,13 +346,34 @@ def table_look(table: Table) -> str:
     return hashlib.blake2b(repr([*fields, get_language()]).encode(), digest_size=8).hexdigest()
 
 
+_held: dict[int, tuple[list[RoadRound], dict[str, int]]] = {}  # shoe -> its rounds and runs, last seen here
+HELD_SHOES = 256
+_held_lock = threading.Lock()  # the pushes' thread and the requests' share it
+
+
+def _held_roads(shoe: Shoe | None, rounds: list[RoadRound]) -> alerts.HeldRoads:
+    """:func:`roads.alerts.held_roads`, carrying on from the runs this process found for
+    the shoe's card before when its rounds since only added to them (a card a round,
+    twice on the embedded default: with the round, and with its odds)."""
+    with _held_lock:
+        seen = _held.get(shoe.pk) if shoe is not None else None
+    known = (len(seen[0]), seen[1]) if seen is not None and rounds[: len(seen[0])] == seen[0] else (0, {})
+    held = alerts.held_roads(rounds, known=known)
+    if shoe is not None:
+        with _held_lock:
+            if len(_held) >= HELD_SHOES and shoe.pk not in _held:
+                del _held[next(iter(_held))]  # the shoe seen longest ago
+            _held[shoe.pk] = (rounds, held.runs)
+    return held
+
+
 def lobby_row(
     table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRound], odds: Odds | None = None
 ) -> dict[str, Any]:
     """One table's lobby card: its open shoe's roads, counts and good roads (with how
     many rounds each has held), and the next round's returns where they are stored."""
     played = [r for r in rounds if not r[4]]  # voided rounds stay out of the roads
-    held = alerts.held_roads(RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played))
+    held = _held_roads(shoe, [RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played)])
     winners = [r[1] for r in played]
     return {
         "table": table,
