@@ -148,6 +148,16 @@
     if (admitted === false) return e.preventDefault();
     // A delta's game info brings only its facts: the page's version moves with them.
     if (pushed.id === "game-info" && d.target.id !== "game-info") document.getElementById("game-info").dataset.version = pushed.dataset.version;
+    // Odds cells' new text, as "id text" pairs (tables/_odds_delta.html).
+    if ("cells" in pushed.dataset) {
+      e.preventDefault();
+      var pairs = pushed.content.textContent.trim().split(/\s+/);
+      for (var i = 0; i + 1 < pairs.length; i += 2) {
+        var cell = document.getElementById(pairs[i]);
+        if (cell) cell.textContent = pairs[i + 1];
+      }
+      return;
+    }
     // Table rows come in a <template> (the only way the HTML parser keeps them); htmx
     // inserts an element's children (or, swapping it whole, the element), so hand it the
     // template's content.

@@ -90,6 +90,20 @@ def record(table: Table, cards: dict[str, list[str]]) -> Round:
     return services.round_record(table=table, **cards).round
 
 
+def pushed_for_a_round(table: Table, cards: DealingShoe) -> tuple[str, str, str]:
+    """A round's push to the pages that showed the state before it, odds included, then
+    its odds once computed; and the one message both would be had its odds been stored
+    by the time the round was pushed."""
+    _, since = state(table)
+    [last] = dealt(table, cards, 1)
+    shoe, version = state(table)
+    delta = fragments.table_push_html(table, shoe, version, since=since)
+    odds.round_odds_compute(round_pk=last.pk)
+    odds_push, _ = fragments.table_odds_push_html(table, since=version)
+    shoe, now = state(table)
+    return delta, odds_push, fragments.table_push_html(table, shoe, now, since=since)
+
+
 def test_a_round_pushes_at_most_5_kib_to_a_page_showing_an_80_round_shoe_odds_included_and_3_25_kib_a_lobby_card(
     baccarat_1,
 ) -> None:
@@ -98,24 +112,22 @@ def test_a_round_pushes_at_most_5_kib_to_a_page_showing_an_80_round_shoe_odds_in
     table.save()
     services.shoe_start(table=table)
     cards = seeded_shoe()
-    odds.round_odds_compute(round_pk=dealt(table, cards, 79)[-1].pk)  # every round's odds, as pages saw them
-    _, since = state(table)
-    [last] = dealt(table, cards, 1)  # round 80, pushed while its odds are computed
-    shoe, version = state(table)
-    delta = fragments.table_push_html(table, shoe, version, since=since)
-    assert find_all(delta, "section", id="game-info", data_since="1:79:0:79:0")  # a delta, not the whole part
+    odds.round_odds_compute(round_pk=dealt(table, cards, 59)[-1].pk)  # every round's odds, as pages saw them
+    delta, odds_push, one = pushed_for_a_round(table, cards)  # round 60
+    assert find_all(delta, "section", id="game-info", data_since="1:59:0:59:0")  # a delta, not the whole part
     assert not find_all(delta, "*", id="history")
+    # 6.6 KiB and 7.1 KiB (the odds panel whole, its chart's every point) before.
+    assert len(delta.encode()) + len(odds_push.encode()) <= 5 * 1024
+    assert find_all(one, "span", id="odds-when", data_odds="59") and len(one.encode()) <= 5 * 1024  # one message
+    dealt(table, cards, 19)
+    odds.round_odds_compute(round_pk=Round.objects.order_by("-pk").first().pk)
+    delta, odds_push, one = pushed_for_a_round(table, cards)  # round 80
+    # This round makes a side bet the player's edge: its line joins the chart whole, 80 points.
+    assert len(delta.encode()) <= 4.5 * 1024 and len(delta.encode()) + len(odds_push.encode()) <= 7.5 * 1024
+    assert len(one.encode()) <= 7.5 * 1024
+    shoe, version = state(table)
     whole = fragments.table_push_html(table, shoe, version, since=None)
     assert find_all(whole, "section", id="history") and len(whole.encode()) <= 32 * 1024  # a resync: 69 KiB before
-    odds.round_odds_compute(round_pk=last.pk)
-    odds_push, _ = fragments.table_odds_push_html(table, since=version)
-    # 6.6 KiB and 7.1 KiB (the odds panel whole, its chart's every point) before. This
-    # round makes a side bet the player's edge: its line joins the chart, 80 points whole.
-    assert len(delta.encode()) <= 5 * 1024 and len(delta.encode()) + len(odds_push.encode()) <= 9.5 * 1024
-    # Had the odds been stored when the round was pushed, one message carries both.
-    shoe, now = state(table)
-    one = fragments.table_push_html(table, shoe, now, since=since)
-    assert find_all(one, "span", id="odds-when", data_odds="79") and len(one.encode()) <= 9.5 * 1024
     for card in fragments.lobby_cards_html():
         assert len(card.encode()) <= 3.25 * 1024  # 3 KiB before it carried the next round's returns
 
@@ -135,8 +147,10 @@ def test_a_rounds_odds_push_carries_only_the_numbers_that_changed_and_the_charts
     # The panel is not sent whole: its words, the changed numbers (each by its cell's id), the chart's new points.
     assert not find_all(push, "section", id="odds") and not find_all(push, "tr")
     assert find(push, "span", id="odds-when", data_version=str(version), data_odds="20")
-    cells = [element for element in find_all(push, "span") if element.attrs.get("id", "")[:2] in ("on", "oc")]
-    assert len(moved) > 0 and len(cells) == 2 * len(moved)  # its "shoe left" and its "change"
+    [cells] = find_all(push, "template", hx_swap_oob="innerHTML:#odds-rows")
+    assert len(moved) > 0 and len(cells.text.split()) == 2 * 2 * len(
+        moved
+    )  # "id text" of its "shoe left" and its "change"
     chart = json.loads(find(push, "script", id="chart-odds").text)
     assert all(len(trace["+y"]) == 1 for trace in chart["data"])  # one point more on each line
     # Pushed already: nothing more; from an unknown state: the whole panel.
@@ -159,14 +173,17 @@ def test_a_delta_names_its_state_first_and_adds_the_rounds_rows_and_road_marks(b
     assert elements[0][1]["id"] == "game-info"  # where a client looks for the state a push shows
     assert (elements[0][1]["data-version"], elements[0][1]["data-since"]) == (str(version), str(since))
     assert not any("data-version" in attrs or "data-since" in attrs for _, attrs in elements[1:])
-    rows = elements[1]
+    assert elements[1] == ("dd", {"class": "mono", "id": "game-round-id"})  # the round's ID, by its cell
+    rows = elements[2]
     assert rows == ("template", rows[1]) and rows[1]["hx-swap-oob"] == "afterbegin:#history-rows"
     assert len(find_all(delta, "tr")) == 1 and new.round_id in delta
     bead = next(attrs for tag, attrs in elements if attrs.get("hx-swap-oob") == "beforeend:#marks-bead_plate")
     assert "data-view" not in bead
     assert marks(delta, "bead-B") == [(0, 2)] and marks(delta, "ring-B") == [(1, 0)] and not marks(delta, "bead-P")
     ids = [attrs.get("id") for _, attrs in elements]
-    assert {"last-round", "stat-counts", "chart-shares", "chart-running", "odds-pending", "history-more"} <= set(ids)
+    assert {"last-round", "chart-shares", "chart-running", "odds-pending", "history-more"} <= set(ids)
+    stats = find(delta, "template", hx_swap_oob="innerHTML:#stat-counts").text.split()  # its numbers: a Banker in 3
+    assert stats[:4] == ["sn1", "1", "sp1", "33.3%"] and stats[-2:] == ["sn7", "3"]
     assert "computing round 3" in delta  # its odds come in a push of their own
 
 
