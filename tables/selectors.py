@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
 from typing import Any, Protocol
 
 from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
@@ -134,8 +133,10 @@ def table_version(shoe: Shoe | None) -> PageVersion:
     shows the odds, which arrive after their round) and :func:`cards_version`."""
     if shoe is None:
         return NO_SHOE_TABLE
-    odds = shoe.rounds.filter(odds__isnull=False).aggregate(last=Max("number"))["last"] or 0
-    return replace(shoe_version(shoe), odds=odds, cards=cards_version(shoe))
+    seen = shoe.rounds.aggregate(  # one query: every push reads it
+        last=Max("number"), voided=Count("pk", filter=Q(voided=True)), odds=Max("number", filter=Q(odds__isnull=False))
+    )
+    return PageVersion(shoe.number, seen["last"] or 0, seen["voided"], seen["odds"] or 0, cards_version(shoe))
 
 
 def cards_version(shoe: Shoe) -> int:

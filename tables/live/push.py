@@ -125,7 +125,12 @@ def publish_table(
                     if watched[group]:
                         sender.send(group, push_message(group, _table_push(table, shoe, version, ledger)))
                     if watched[lobby]:
-                        sender.send(lobby, push_message(lobby, fragments.lobby_card_html(table, open_shoe)))
+                        sender.send(
+                            lobby,
+                            push_message(
+                                lobby, fragments.lobby_card_html(table, open_shoe, odds_pending=version.odds_pending)
+                            ),
+                        )
         # One call to the cache for every language no table page shows.
         ledger.forget(
             table_id, [language for language in languages() if not watched[table_group(table.slug, language)]]

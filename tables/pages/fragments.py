@@ -256,15 +256,19 @@ def table_odds_html(table: Table) -> str:
     return render_to_string("tables/_odds_push.html", context)
 
 
-def lobby_card_html(table: Table, open_shoe: Shoe | EllipsisType | None = ...) -> str:
+def lobby_card_html(table: Table, open_shoe: Shoe | EllipsisType | None = ..., *, odds_pending: bool = False) -> str:
     """A table's lobby card, rendered now (for a push) and kept for the lobby pages; of
-    its ``open_shoe`` when the caller has read it (None: it has none)."""
+    its ``open_shoe`` when the caller has read it (None: it has none). With
+    ``odds_pending`` (the caller's version says its last round's odds are not stored yet)
+    the card says they are being worked out, whatever odds came before: none are read,
+    and the card is not kept (its key names the odds it shows)."""
     shoe = selectors.table_open_shoe(table=table) if isinstance(open_shoe, EllipsisType) else open_shoe
     rounds = selectors.lobby_rounds_of(shoe)
-    odds = selectors.newest_odds([shoe.pk]).get(shoe.pk) if shoe else None
+    odds = selectors.newest_odds([shoe.pk]).get(shoe.pk) if shoe and not odds_pending else None
     html = _card_render(table, shoe, rounds, odds)
-    with contextlib.suppress(Exception):  # a cache that is down only costs the lobby a render
-        cache.set(_card_key(table, selectors.lobby_version(shoe, rounds), odds), html, timeout=CARD_SECONDS)
+    if not odds_pending:
+        with contextlib.suppress(Exception):  # a cache that is down only costs the lobby a render
+            cache.set(_card_key(table, selectors.lobby_version(shoe, rounds), odds), html, timeout=CARD_SECONDS)
     return html
 
 
