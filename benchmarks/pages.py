@@ -20,6 +20,8 @@ from unittest import mock
 TABLES = 24
 ROUNDS = 80
 REQUESTS = 200
+LAST = 20  # the rounds measured one by one
+RENDERS = 20
 
 
 def _setup() -> None:
@@ -57,6 +59,37 @@ def _deal() -> None:
                 player = [c.code for c in outcome.player_cards]
                 banker = [c.code for c in outcome.banker_cards]
                 services.round_record(table=table, player=player, banker=banker, dealer="Anna")
+
+
+def _round_by_round() -> list[int]:
+    """Bytes each of a shoe's last LAST rounds pushes to a table page, its odds included
+    (the round, then its odds, each from the state pushed before), on a table of its own."""
+    from tables import selectors, services
+    from tables.background import odds
+    from tables.game.shoe import CutCardRule, DealingShoe
+    from tables.pages import fragments
+
+    table, _ = services.table_create(slug="round-by-round", name="Round by round")
+    services.shoe_start(table=table)
+    dealing = DealingShoe.shuffled(
+        decks=8, rule=CutCardRule.LAST_ROUND, rng=random.Random(11), cut_depth=6, cut_jitter=0
+    )
+    sizes = []
+    pushes = mock.patch("tables.live.table_changed"), mock.patch("tables.live.odds_changed")
+    with pushes[0], pushes[1], mock.patch("tables.services.rounds.round_odds_queue"):
+        for number in range(1, ROUNDS + 1):
+            since = selectors.table_version(selectors.shoe_find(table=table, which="current"))
+            outcome = dealing.deal()
+            player, banker = [c.code for c in outcome.player_cards], [c.code for c in outcome.banker_cards]
+            recorded = services.round_record(table=table, player=player, banker=banker, dealer="Anna").round
+            shoe = selectors.shoe_find(table=table, which="current")
+            version = selectors.table_version(shoe)
+            live = fragments.table_push_html(table, shoe, version, since=since) if number > ROUNDS - LAST else ""
+            odds.round_odds_compute(round_pk=recorded.pk)
+            if number > ROUNDS - LAST:
+                odds_push, _ = fragments.table_odds_push_html(table, since=version)
+                sizes.append(len((live + odds_push).encode()))
+    return sizes
 
 
 def _timed(get: Callable[[], object]) -> tuple[float, float]:
@@ -99,15 +132,25 @@ def main() -> dict[str, float]:
 
     lobby_median, lobby_p95 = _timed(lambda: client.get("/"))
     table_median, table_p95 = _timed(lambda: client.get(path))
-    start = time.perf_counter()
     shoe = selectors.shoe_find(table=table, which="current")
     version = selectors.table_version(shoe)
-    # The pages showed the shoe as it was before its last round, odds included.
+    # The pages showed the shoe as it was before its last round, odds included: the round
+    # is pushed while its odds are computed, then its odds; or both in one message when
+    # they are stored by the time the round is pushed.
     before = replace(version, round=version.round - 1, odds=(version.odds or 1) - 1)
-    live = fragments.table_push_html(table, shoe, version, since=before)
-    card = fragments.lobby_card_html(table)
-    render_ms = (time.perf_counter() - start) * 1000
+    renders = []
+    for _ in range(RENDERS):  # the median: the first render of a template compiles it
+        start = time.perf_counter()
+        shoe = selectors.shoe_find(table=table, which="current")
+        version = selectors.table_version(shoe)
+        live = fragments.table_push_html(table, shoe, replace(version, odds=before.odds), since=before)
+        card = fragments.lobby_card_html(table)
+        renders.append((time.perf_counter() - start) * 1000)
+    render_ms = statistics.median(renders)
+    odds_push, _ = fragments.table_odds_push_html(table, since=replace(version, odds=before.odds))
+    one = fragments.table_push_html(table, shoe, version, since=before)
     whole = fragments.table_live_html(table, shoe, version)
+    rounds_kib = [size / 1024 for size in _round_by_round()]
     return {
         f"lobby, {TABLES} tables: median ms": lobby_median,
         f"lobby, {TABLES} tables: p95 ms": lobby_p95,
@@ -115,10 +158,15 @@ def main() -> dict[str, float]:
         f"table page, {rounds}-round shoe: p95 ms": table_p95,
         "pushed per round to a table page, KiB": len(live.encode()) / 1024,
         "pushed per round to a table page, deflated, KiB": _deflated(live) / 1024,
+        "odds pushed per round to a table page, KiB": len(odds_push.encode()) / 1024,
+        "a round to a table page, odds included, KiB": len((live + odds_push).encode()) / 1024,
+        "a round to a table page, odds included, one message, KiB": len(one.encode()) / 1024,
+        f"the same, rounds {ROUNDS - LAST + 1}-{ROUNDS} of a shoe: median KiB": statistics.median(rounds_kib),
+        f"the same, rounds {ROUNDS - LAST + 1}-{ROUNDS} of a shoe: max KiB": max(rounds_kib),
         "resync of a table page (the whole live part), KiB": len(whole.encode()) / 1024,
         "pushed per round to the lobby, KiB": len(card.encode()) / 1024,
         "pushed per round to the lobby, deflated, KiB": _deflated(card) / 1024,
-        "rendering one round's pushes, ms": render_ms,
+        "rendering one round's pushes, ms (median of 20)": render_ms,
     }
 
 

@@ -28,13 +28,19 @@ class HeldRoads:
         return [name for name, run in self.runs.items() if run == 1]
 
 
-def held_roads(rounds: Iterable[RoadRound], rules: GoodRoadRules = DEFAULT_RULES) -> HeldRoads:
+def held_roads(
+    rounds: Iterable[RoadRound], rules: GoodRoadRules = DEFAULT_RULES, *, known: tuple[int, dict[str, int]] = (0, {})
+) -> HeldRoads:
     """The roads of ``rounds`` (played rounds, in order), built once, and how long each
-    good road has held. Ties count as rounds: a pattern holds through them."""
-    roads, runs = Roads(rules), dict[str, int]()
-    for round_ in rounds:
+    good road has held. Ties count as rounds: a pattern holds through them. ``known``:
+    the runs after the first few of these rounds, as an earlier call found them (a shoe
+    one round on looks for good roads after its new round only)."""
+    roads = Roads(rules)
+    start, runs = known
+    for index, round_ in enumerate(rounds):
         roads.append(round_)
-        runs = {name: runs.get(name, 0) + 1 for name in roads.good_roads()}
+        if index >= start:
+            runs = {name: runs.get(name, 0) + 1 for name in roads.good_roads()}
     return HeldRoads(roads, runs)
 
 

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
@@ -41,6 +42,16 @@ class PlayedRow(Protocol):
     player_pair: bool
     player_natural: bool
     banker_natural: bool
+
+
+class ShoeRow(PlayedRow, Protocol):
+    """What a table's live parts read of every round of its shoe: a ``Round``, or a row
+    read with ``values_list(..., named=True)`` (a page and each push read them all, and a
+    model instance each costs twice the read)."""
+
+    number: int
+    voided: bool
+    odds: Any
 
 
 PLAYED_FIELDS = ("winner", "banker_pair", "player_pair", "player_natural", "banker_natural")
@@ -125,8 +136,10 @@ def table_version(shoe: Shoe | None) -> PageVersion:
     shows the odds, which arrive after their round) and :func:`cards_version`."""
     if shoe is None:
         return NO_SHOE_TABLE
-    odds = shoe.rounds.filter(odds__isnull=False).aggregate(last=Max("number"))["last"] or 0
-    return replace(shoe_version(shoe), odds=odds, cards=cards_version(shoe))
+    seen = shoe.rounds.aggregate(  # one query: every push reads it
+        last=Max("number"), voided=Count("pk", filter=Q(voided=True)), odds=Max("number", filter=Q(odds__isnull=False))
+    )
+    return PageVersion(shoe.number, seen["last"] or 0, seen["voided"], seen["odds"] or 0, cards_version(shoe))
 
 
 def cards_version(shoe: Shoe) -> int:
@@ -137,7 +150,7 @@ def cards_version(shoe: Shoe) -> int:
     return shoe.revealed * 2 + (shoe.state != Shoe.State.OPEN)
 
 
-def table_version_of(shoe: Shoe | None, rounds: list[Round]) -> PageVersion:
+def table_version_of(shoe: Shoe | None, rounds: Sequence[ShoeRow]) -> PageVersion:
     """:func:`table_version` of rounds already loaded (every round of ``shoe``, with
     their number, voided flag and odds): no query of its own."""
     if shoe is None:

@@ -3,20 +3,23 @@
 //
 // Versions are "shoe:round:voided:odds:cards" (a lobby card's "shoe:round:voided"), the
 // wire format of tables/page_version.py, which documents each number; the two change
-// together. Every number only grows within a shoe. Every pushed element carries the version it
-// was rendered at. A push is either the whole live part, or a delta for the pages that
-// show version `since` (its elements carry data-since): the history's new rows and the
-// roads' new marks to add, and the parts that changed. A table page shows the rounds
-// of its game info and the odds of its odds panel (pushed on their own when they are
-// computed); every element of a push is checked against what the page showed before
-// that push. On every (re)connect, and whenever a delta
-// does not fit what it shows, the page tells the server what it has ({table:
-// version}); the server answers with the whole live part of anything it missed, or,
-// when too many pages behind one address ask at once, with when to ask again.
+// together. Every number only grows within a shoe. A push's first element, and any
+// element pushed on its own, carries the version it was rendered at; the elements after
+// it in the same push go with it. A push is either the whole live part, or a delta for
+// the pages that show version `since` (its first element carries data-since): the
+// history's new rows and the roads' new marks to add, the parts that changed, what
+// changes each chart (data-change), and the odds stored since (data-odds: the odds they
+// start from; or pushed on their own once computed). Each is checked against what the
+// page showed before that push. On every (re)connect, and whenever a delta or odds do not
+// fit what it shows, the page tells the server what it has ({table: version}); the
+// server answers with the whole live part of anything it missed, or, when too many
+// pages behind one address ask at once, with when to ask again.
 (function () {
   var socket = null;
   var asked = null; // the delta version a resync was last asked for
   var before = null; // the page's version when the push being swapped in arrived
+  var beforeOdds = null; // and the odds it showed (its odds panel's version)
+  var admitted = null; // whether the push's last element that named a state was swapped in
 
   // The indicator's words, in the page's language, are the template's: its
   // data-text-connecting, data-text-live and data-text-reconnecting.
@@ -71,36 +74,102 @@
       setTimeout(tell, 1000 * +later[1]);
       return;
     }
-    var info = document.getElementById("game-info");
+    var info = document.getElementById("game-info"), odds = document.getElementById("odds");
     before = info && info.dataset.version;
+    beforeOdds = odds && odds.dataset.version;
+    admitted = null;
   });
-  document.addEventListener("htmx:wsAfterMessage", function () { before = null; });
+  document.addEventListener("htmx:wsAfterMessage", function () { before = beforeOdds = admitted = null; });
+
+  // Whether an element that names a state (data-version) fits the page: not older than
+  // it, a delta (data-since) from what it shows, odds (data-odds) added to the odds it
+  // shows. A delta or odds that do not fit make the page ask for the whole state.
+  function admits(pushed, target) {
+    var version = pushed.dataset.version, since = pushed.dataset.since, odds = pushed.dataset.odds;
+    var info = document.getElementById("game-info"), page = before || (info && info.dataset.version);
+    if (since) {
+      if (!page || compare(page, version, 3) >= 0) return false; // shown already
+      if (compare(page, since, 3) !== 0) { // a push went missing: ask for the whole state
+        if (asked !== version) { asked = version; tell(); }
+        return false;
+      }
+    } else if (page && compare(version, page, 3) < 0) {
+      return false; // two server processes may push a table's states out of order
+    }
+    // Nor does an element replace a newer one (a round's odds may come before its push).
+    if (target && compare(version, target) < 0) return false;
+    if (odds !== undefined) {
+      var panel = document.getElementById("odds"), shown = +((beforeOdds || "").split(":")[3] || 0);
+      if (!panel || shown >= +(version.split(":")[3] || 0)) return false; // shown already
+      if (shown !== +odds) { if (asked !== version) { asked = version; tell(); } return false; }
+      panel.dataset.version = version; // the odds the page shows now (a resync says so)
+    }
+    return true;
+  }
+
+  // What a pushed data-change brings a chart's figure (tables/templatetags/cards.py's
+  // figure_change): its traces in order, each whole or the one at "=" with its changed
+  // keys ("+key": values added at the end), and the layout's changed keys ({"~": keys}:
+  // the changed keys of an object).
+  function merge(into, keys) {
+    Object.keys(keys).forEach(function (key) {
+      var value = keys[key];
+      if (value && value["~"]) merge(into[key], value["~"]); else into[key] = value;
+    });
+  }
+  function changed(json, change) {
+    var figure = JSON.parse(json);
+    figure.data = change.data.map(function (trace) {
+      if (!("=" in trace)) return trace;
+      var was = figure.data[trace["="]];
+      Object.keys(trace).forEach(function (key) {
+        if (key === "=") return;
+        if (key[0] === "+") was[key.slice(1)] = was[key.slice(1)].concat(trace[key]);
+        else was[key] = trace[key];
+      });
+      return was;
+    });
+    merge(figure.layout, change.layout);
+    return JSON.stringify(figure);
+  }
 
   // Each element of a push, before htmx swaps it: drop what is older than the page, and
   // a delta that does not start where the page is.
+  // Each element of a push, before htmx swaps it: drop what is older than the page, and
+  // a delta that does not start where the page is. An element that names no state goes
+  // with the one before it in the push that does.
   document.addEventListener("htmx:oobBeforeSwap", function (e) {
     var d = e.detail;
     // An outerHTML swap hands over a fragment holding the element; the others, the element.
-    var pushed = d.fragment.nodeType === Node.DOCUMENT_FRAGMENT_NODE ? d.fragment.firstElementChild : d.fragment;
-    if (!pushed || !pushed.dataset || !pushed.dataset.version) return;
-    var version = pushed.dataset.version, since = pushed.dataset.since, target = d.target.dataset && d.target.dataset.version;
-    var info = document.getElementById("game-info"), page = before || (info && info.dataset.version);
-    if (since) {
-      if (!page || compare(page, version, 3) >= 0) return e.preventDefault(); // shown already
-      if (compare(page, since, 3) !== 0) { // a push went missing: ask for the whole state
-        e.preventDefault();
-        if (asked !== version) { asked = version; tell(); }
-        return;
+    var outer = d.fragment.nodeType === Node.DOCUMENT_FRAGMENT_NODE;
+    var pushed = outer ? d.fragment.firstElementChild : d.fragment;
+    if (!pushed || !pushed.dataset) return;
+    if (pushed.dataset.version) admitted = admits(pushed, d.target.dataset && d.target.dataset.version);
+    if (admitted === false) return e.preventDefault();
+    // A delta's game info brings only its facts: the page's version moves with them.
+    if (pushed.id === "game-info" && d.target.id !== "game-info") document.getElementById("game-info").dataset.version = pushed.dataset.version;
+    // Odds cells' new text, as "id text" pairs (tables/_odds_delta.html).
+    if ("cells" in pushed.dataset) {
+      e.preventDefault();
+      var pairs = pushed.content.textContent.trim().split(/\s+/);
+      for (var i = 0; i + 1 < pairs.length; i += 2) {
+        var cell = document.getElementById(pairs[i]);
+        if (cell) cell.textContent = pairs[i + 1];
       }
-    } else if (page && compare(version, page, 3) < 0) {
-      return e.preventDefault(); // two server processes may push a table's states out of order
+      return;
     }
-    // Nor does an element replace a newer one (a round's odds may come before its push).
-    if (target && compare(version, target) < 0) return e.preventDefault();
     // Table rows come in a <template> (the only way the HTML parser keeps them); htmx
-    // inserts an element's children, so hand it the template's content.
-    if (pushed.tagName === "TEMPLATE") pushed.append(pushed.content);
+    // inserts an element's children (or, swapping it whole, the element), so hand it the
+    // template's content.
+    if (pushed.tagName === "TEMPLATE") {
+      if (outer) pushed.replaceWith(pushed.content); else pushed.append(pushed.content);
+    }
     // New road marks may bring the road's newest columns into view.
     if (pushed.dataset.view && d.target.ownerSVGElement) d.target.ownerSVGElement.setAttribute("viewBox", pushed.dataset.view);
+    // A chart's change: into the figure the page keeps (drawn again after the message).
+    if ("change" in pushed.dataset) {
+      e.preventDefault();
+      d.target.textContent = changed(d.target.textContent, JSON.parse(pushed.textContent));
+    }
   });
 })();

@@ -15,7 +15,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.core.cache import cache
-from django.db.models import Max
+from django.db.models import BooleanField, ExpressionWrapper, Max, Q
 from django.utils import timezone
 
 from .. import live
@@ -71,12 +71,22 @@ def round_odds_compute(*, round_pk: int) -> int:
         cache.delete(_odds_queued_key(shoe.pk))  # rounds committed from now on queue a task again
     paytable = table.get_paytable()
     burn = Card.parse(shoe.burn_card) if shoe.burn_card else None
-    composition, stored = Composition.opening(shoe.decks, burn), 0
-    for r in shoe.rounds.order_by("number"):
-        composition = composition.without(unpack_cards(r.player_cards + r.banker_cards))
-        if r.odds is None and Round.objects.filter(pk=r.pk, odds__isnull=True).update(
-            odds=_odds_of(composition, paytable)
-        ):
+    composition, stored, owed = Composition.opening(shoe.decks, burn), 0, ""
+    # Each round's cards and whether its odds are missing, not the rounds (their odds, a
+    # JSON field each, are what this job writes); the shoe left is worked out at the
+    # rounds without odds only, once for the cards dealt since the one before.
+    pending = ExpressionWrapper(Q(odds__isnull=True), output_field=BooleanField())
+    rows = (
+        shoe.rounds.order_by("number")
+        .annotate(pending=pending)
+        .values_list("pk", "player_cards", "banker_cards", "pending")
+    )
+    for pk, player_cards, banker_cards, without_odds in rows:
+        owed += player_cards + banker_cards
+        if not without_odds:
+            continue
+        composition, owed = composition.without(unpack_cards(owed)), ""
+        if Round.objects.filter(pk=pk, odds__isnull=True).update(odds=_odds_of(composition, paytable)):
             stored += 1
     if stored:
         live.odds_changed(table.pk)

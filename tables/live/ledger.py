@@ -103,17 +103,21 @@ class PushLedger:
 
     # --- what the pages show
 
-    def last_pushed(self, table_id: int, language: str) -> PageVersion | None:
-        """The state the table's pages in ``language`` were last pushed, if known."""
+    def last_pushed(self, table_id: int, language: str, look: str = "") -> PageVersion | None:
+        """The state the table's pages in ``language`` were last pushed, if known, and if
+        they were pushed it with the table looking as ``look`` says (its name and limits:
+        a delta does not carry them)."""
         try:
-            return PageVersion.parse(self.store.get(_pushed(table_id, language)))
+            version, pushed_look = str(self.store.get(_pushed(table_id, language))).split(" ")
+            return PageVersion.parse(version) if pushed_look == look else None
         except Exception:
             return None
 
-    def pushed(self, table_id: int, language: str, version: PageVersion) -> None:
-        """The table's pages in ``language`` were just pushed ``version``."""
+    def pushed(self, table_id: int, language: str, version: PageVersion, look: str = "") -> None:
+        """The table's pages in ``language`` were just pushed ``version``, the table
+        looking as ``look`` says."""
         with contextlib.suppress(Exception):
-            self.store.set(_pushed(table_id, language), str(version), timeout=PUSHED_SECONDS)
+            self.store.set(_pushed(table_id, language), f"{version} {look}", timeout=PUSHED_SECONDS)
             with self._lock:
                 self._forgotten.discard((table_id, language))
 

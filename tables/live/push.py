@@ -13,6 +13,7 @@ import logging
 import os
 import threading
 from collections.abc import Awaitable, Callable
+from dataclasses import replace
 from typing import Any, Protocol
 
 from asgiref.sync import async_to_sync
@@ -111,6 +112,7 @@ def publish_table(
         if not any(watched.values()):
             return  # no page shows this table: nothing to render
         shoe = selectors.shoe_find(table=table, which="current")
+        open_shoe = shoe if shoe is not None and shoe.state == Shoe.State.OPEN else None  # the lobby's
         version = selectors.table_version(shoe)
         if coalesce:
             claim = ledger.claim(table_id, version)
@@ -123,7 +125,12 @@ def publish_table(
                     if watched[group]:
                         sender.send(group, push_message(group, _table_push(table, shoe, version, ledger)))
                     if watched[lobby]:
-                        sender.send(lobby, push_message(lobby, fragments.lobby_card_html(table)))
+                        sender.send(
+                            lobby,
+                            push_message(
+                                lobby, fragments.lobby_card_html(table, open_shoe, odds_pending=version.odds_pending)
+                            ),
+                        )
         # One call to the cache for every language no table page shows.
         ledger.forget(
             table_id, [language for language in languages() if not watched[table_group(table.slug, language)]]
@@ -139,14 +146,28 @@ def _table_push(table: Table, shoe: Shoe | None, version: PageVersion, ledger: P
     """What the table's pages get: only what changed since the state pushed last, which
     they show (or the whole live part; with the cache down, always the whole part)."""
     language = translation.get_language()
-    html = fragments.table_push_html(table, shoe, version, since=ledger.last_pushed(table.pk, language))
-    ledger.pushed(table.pk, language, version)
+    look = fragments.table_look(table)
+    html = fragments.table_push_html(table, shoe, version, since=ledger.last_pushed(table.pk, language, look))
+    ledger.pushed(table.pk, language, version, look)
     return html
 
 
+def _odds_push(table: Table, sender: Sends, ledger: PushLedger, group: str) -> None:
+    """The round's odds to the table's pages: the numbers that changed since the odds the
+    state pushed last shows, and nothing when that push carried them already."""
+    language = translation.get_language()
+    look = fragments.table_look(table)
+    since = ledger.last_pushed(table.pk, language, look)
+    html, version = fragments.table_odds_push_html(table, since=since)
+    if html:
+        sender.send(group, push_message(group, html))
+        if since is not None and (since.shoe, since.voided) == (version.shoe, version.voided):
+            ledger.pushed(table.pk, language, replace(since, odds=version.odds), look)  # their rounds, these odds
+
+
 def publish_odds(table_id: int, *, sender: Sends, ledger: PushLedger) -> None:
-    """Push the table's odds panel (with the game info, which carries the page's
-    version for resync) once the odds of a round are stored, if a page shows the table;
+    """Push the table's odds (only what changed since the state pushed last, or the whole
+    panel) once the odds of a round are stored, if a page shows the table;
     its lobby card, which shows the next round's returns; and the good-road alerts the
     round raised. Never raises."""
     try:
@@ -160,7 +181,7 @@ def publish_odds(table_id: int, *, sender: Sends, ledger: PushLedger) -> None:
         for language, (group, lobby, alerted) in groups.items():
             with translation.override(language):
                 if watched[group]:
-                    sender.send(group, push_message(group, fragments.table_odds_html(table)))
+                    _odds_push(table, sender, ledger, group)
                 if watched[lobby]:
                     sender.send(lobby, push_message(lobby, fragments.lobby_card_html(table)))
                 if alert is not None and watched[alerted]:

@@ -13,6 +13,7 @@ import hashlib
 import threading
 import time
 from dataclasses import dataclass
+from types import EllipsisType
 from typing import Any, NamedTuple
 
 from django.core.cache import cache
@@ -27,7 +28,7 @@ from .. import selectors
 from ..authentication import selectors as authentication
 from ..game.outcome import Winner
 from ..game.stats import shoe_stats
-from ..models import Round, Shoe, Table
+from ..models import Shoe, Table
 from ..page_version import PageVersion
 from . import charts, odds_panel, svg
 from .road_data import ShoeRoads, roads_of
@@ -46,9 +47,10 @@ SHOE_ROUND_FIELDS = (
 )  # fmt: skip
 
 
-def _rounds_newest_first(shoe: Shoe | None, fields: tuple[str, ...] = SHOE_ROUND_FIELDS) -> list[Round]:
-    """Every round of the shoe, with the fields in :data:`SHOE_ROUND_FIELDS`."""
-    return list(shoe.rounds.only(*fields).order_by("-number")) if shoe else []
+def _rounds_newest_first(shoe: Shoe | None, fields: tuple[str, ...] = SHOE_ROUND_FIELDS) -> list[selectors.ShoeRow]:
+    """Every round of the shoe, with the fields in :data:`SHOE_ROUND_FIELDS`, as rows (a
+    model instance each cost twice the read, on every push)."""
+    return list(shoe.rounds.order_by("-number").values_list(*fields, named=True)) if shoe else []
 
 
 def table_context(
@@ -94,7 +96,7 @@ def table_live_html(table: Table, shoe: Shoe | None, version: PageVersion) -> st
     Kept for a while under that state: the pages that reconnect together (after a
     restart or a network blip, a few hundred to a table) and the push of the same
     state cost one render between all processes, not one each."""
-    key = f"table-live:{table.pk}:{version}:{_look(table)}"
+    key = f"table-live:{table.pk}:{version}:{table_look(table)}"
     if (html := recent_live.get(key)) is not None:
         return html
     with contextlib.suppress(Exception):  # a cache that is down only costs a render
@@ -170,11 +172,17 @@ class RoadChange:
 def _delta_context(
     table: Table, shoe: Shoe | None, version: PageVersion, since: PageVersion, base: int
 ) -> dict[str, Any]:
-    rounds = _rounds_newest_first(shoe, tuple(f for f in SHOE_ROUND_FIELDS if f != "odds"))  # a delta shows no odds
+    # The odds stored since the state the page shows come in the same message; without
+    # them, a delta reads no odds (a JSON field per round).
+    with_odds = since.odds is not None and (version.odds or 0) > since.odds
+    rounds = _rounds_newest_first(
+        shoe, SHOE_ROUND_FIELDS if with_odds else tuple(f for f in SHOE_ROUND_FIELDS if f != "odds")
+    )
     new_rows = list(selectors.shoe_rounds(shoe=shoe).filter(number__gt=base).reverse()) if shoe else []
     # The roads as the page shows them, then the same roads a few rounds on.
     road_data = roads_of([r for r in reversed(rounds) if r.number <= base])
     before, good_roads_before = _boards(road_data), road_data.roads.good_roads()
+    charts_before = stats_context(road_data)["charts"]
     for r in reversed(rounds):
         if r.number > base and not r.voided:
             road_data.roads.append(RoadRound(Winner(r.winner), r.banker_pair, r.player_pair, len(road_data.rounds)))
@@ -205,12 +213,35 @@ def _delta_context(
         "road_changes": changes,
         "good_roads": good_roads,
         "good_roads_changed": good_roads != good_roads_before,
-        **stats_context(road_data),
-        "odds": {"pending": version.odds_pending},
+        **(stats := stats_context(road_data)),
+        "charts_change": {name: (charts_before[name], figure) for name, figure in stats["charts"].items()},
+        "odds": (
+            odds_panel.odds_change(table, shoe, rounds, since.odds)
+            if with_odds and since.odds is not None
+            else {"pending": version.odds_pending}
+        ),
         "limits": selectors.table_limits(table),
         # The cards the new rounds revealed: their rows, for a page that shows the list.
         "card_rows": authentication.shoe_cards(shoe=shoe, rounds_from=base + 1) if shoe and shoe.authenticated else [],
     }
+
+
+def table_odds_push_html(table: Table, *, since: PageVersion | None) -> tuple[str, PageVersion]:
+    """What a round's odds push the table's pages, with the version it brings them to: to
+    the pages that show ``since`` (the state pushed last), the numbers that changed since
+    its odds; nothing when they show these odds already; the whole panel otherwise (a
+    new shoe, a void, an unknown ``since``)."""
+    shoe = selectors.shoe_find(table=table, which="current")
+    rounds = _rounds_newest_first(shoe)
+    version = selectors.table_version_of(shoe, rounds)
+    context: dict[str, Any] = {"table": table, "shoe": shoe, "rounds": rounds, "version": version}
+    if since is None or (since.shoe, since.voided) != (version.shoe, version.voided) or since.odds is None:
+        context["odds"] = odds_panel.odds_context(table, shoe, rounds)
+        return render_to_string("tables/_odds_push.html", context), version
+    if since.odds >= (version.odds or 0):
+        return "", version
+    context["odds"] = odds_panel.odds_change(table, shoe, rounds, since.odds)
+    return render_to_string("tables/_odds_delta.html", context), version
 
 
 def table_odds_html(table: Table) -> str:
@@ -225,14 +256,19 @@ def table_odds_html(table: Table) -> str:
     return render_to_string("tables/_odds_push.html", context)
 
 
-def lobby_card_html(table: Table) -> str:
-    """A table's lobby card, rendered now (for a push) and kept for the lobby pages."""
-    shoe = selectors.table_open_shoe(table=table)
+def lobby_card_html(table: Table, open_shoe: Shoe | EllipsisType | None = ..., *, odds_pending: bool = False) -> str:
+    """A table's lobby card, rendered now (for a push) and kept for the lobby pages; of
+    its ``open_shoe`` when the caller has read it (None: it has none). With
+    ``odds_pending`` (the caller's version says its last round's odds are not stored yet)
+    the card says they are being worked out, whatever odds came before: none are read,
+    and the card is not kept (its key names the odds it shows)."""
+    shoe = selectors.table_open_shoe(table=table) if isinstance(open_shoe, EllipsisType) else open_shoe
     rounds = selectors.lobby_rounds_of(shoe)
-    odds = selectors.newest_odds([shoe.pk]).get(shoe.pk) if shoe else None
+    odds = selectors.newest_odds([shoe.pk]).get(shoe.pk) if shoe and not odds_pending else None
     html = _card_render(table, shoe, rounds, odds)
-    with contextlib.suppress(Exception):  # a cache that is down only costs the lobby a render
-        cache.set(_card_key(table, selectors.lobby_version(shoe, rounds), odds), html, timeout=CARD_SECONDS)
+    if not odds_pending:
+        with contextlib.suppress(Exception):  # a cache that is down only costs the lobby a render
+            cache.set(_card_key(table, selectors.lobby_version(shoe, rounds), odds), html, timeout=CARD_SECONDS)
     return html
 
 
@@ -304,14 +340,35 @@ def _card_render(table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRo
 def _card_key(table: Table, version: PageVersion, odds: Odds | None) -> str:
     """A card is kept per state of its shoe and per round its odds are of (the odds of a
     round are stored a moment after the round)."""
-    return f"lobby-card:{table.pk}:{version}:{odds[0] if odds else '-'}:{_look(table)}"
+    return f"lobby-card:{table.pk}:{version}:{odds[0] if odds else '-'}:{table_look(table)}"
 
 
-def _look(table: Table) -> str:
+def table_look(table: Table) -> str:
     """What a kept fragment depends on besides its shoe's state: the table's own fields
     (a rename or new limits show at once) and the language it is rendered in."""
     fields = [getattr(table, f.attname) for f in Table._meta.concrete_fields]
     return hashlib.blake2b(repr([*fields, get_language()]).encode(), digest_size=8).hexdigest()
+
+
+_held: dict[int, tuple[list[RoadRound], dict[str, int]]] = {}  # shoe -> its rounds and runs, last seen here
+HELD_SHOES = 256
+_held_lock = threading.Lock()  # the pushes' thread and the requests' share it
+
+
+def _held_roads(shoe: Shoe | None, rounds: list[RoadRound]) -> alerts.HeldRoads:
+    """:func:`roads.alerts.held_roads`, carrying on from the runs this process found for
+    the shoe's card before when its rounds since only added to them (a card a round,
+    twice on the embedded default: with the round, and with its odds)."""
+    with _held_lock:
+        seen = _held.get(shoe.pk) if shoe is not None else None
+    known = (len(seen[0]), seen[1]) if seen is not None and rounds[: len(seen[0])] == seen[0] else (0, {})
+    held = alerts.held_roads(rounds, known=known)
+    if shoe is not None:
+        with _held_lock:
+            if len(_held) >= HELD_SHOES and shoe.pk not in _held:
+                del _held[next(iter(_held))]  # the shoe seen longest ago
+            _held[shoe.pk] = (rounds, held.runs)
+    return held
 
 
 def lobby_row(
@@ -320,7 +377,7 @@ def lobby_row(
     """One table's lobby card: its open shoe's roads, counts and good roads (with how
     many rounds each has held), and the next round's returns where they are stored."""
     played = [r for r in rounds if not r[4]]  # voided rounds stay out of the roads
-    held = alerts.held_roads(RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played))
+    held = _held_roads(shoe, [RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played)])
     winners = [r[1] for r in played]
     return {
         "table": table,

@@ -8,6 +8,7 @@ what is stored and never wait for it.
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -16,7 +17,8 @@ from ..game.bets import BetType, Paytable
 from ..game.cards import Card
 from ..game.odds import Composition, ShoeOdds, shoe_odds
 from ..labels import bet_label
-from ..models import Round, Shoe, Table
+from ..models import Shoe, Table
+from ..selectors import ShoeRow
 from . import charts
 
 CHART_BETS = (BetType.BANKER, BetType.PLAYER, BetType.TIE, BetType.PLAYER_PAIR)
@@ -59,7 +61,7 @@ class OddsRow:
         return None if self.now is None else self.now - self.full
 
 
-def odds_context(table: Table, shoe: Shoe | None, rounds: list[Round]) -> dict[str, Any]:
+def odds_context(table: Table, shoe: Shoe | None, rounds: Sequence[ShoeRow]) -> dict[str, Any]:
     """The odds panel: each bet's return now beside its full-shoe value, and the chart
     points. ``rounds`` are the shoe's rounds, newest first, as the page loaded them."""
     full = full_shoe_odds(table)
@@ -87,6 +89,27 @@ def odds_context(table: Table, shoe: Shoe | None, rounds: list[Round]) -> dict[s
         "positive": [row.label for row in rows if row.positive],
         "figure": charts.odds_figure(points, [(bet.value, bet_label(bet)) for bet in charted]),
     }
+
+
+def odds_change(table: Table, shoe: Shoe | None, rounds: Sequence[ShoeRow], since: int) -> dict[str, Any]:
+    """What a push brings a panel that shows the odds after round ``since``: the panel's
+    context now (:func:`odds_context`), the cells whose numbers changed (``cells``: the
+    row's place, from 1, whether its "shoe left" and its "change" did, and whether the bet
+    became or stopped being the player's edge: then the row goes whole), and the chart
+    before and now (``figures``)."""
+    before = odds_context(table, shoe, [r for r in rounds if r.number <= since])
+    now = odds_context(table, shoe, rounds)
+    cells = []
+    for place, (old, new) in enumerate(zip(before["rows"], now["rows"], strict=True), start=1):
+        moved = (_shown(old.now) != _shown(new.now), _shown(old.change) != _shown(new.change))
+        if any(moved) or old.positive != new.positive:
+            cells.append((place, new, *moved, old.positive != new.positive))
+    return now | {"since": since, "cells": cells, "figures": (before["figure"], now["figure"])}
+
+
+def _shown(value: float | None) -> float | None:
+    """A return as the panel shows it (a percentage to three places)."""
+    return None if value is None else round(100 * value, 3)
 
 
 @dataclass(frozen=True)

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from roads.engine import Roads
 from roads.entries import RoadRound
 
 from ..game.outcome import Winner
-from ..models import Round, Shoe
+from ..models import Shoe
+from ..selectors import ShoeRow
 
 
 @dataclass
@@ -16,7 +18,7 @@ class ShoeRoads:
     """The roads of a shoe with the rounds they were built from (a mark's round, on hover)."""
 
     roads: Roads
-    rounds: list[Round]
+    rounds: list[ShoeRow]
 
     def index_of(self, number: int) -> int | None:
         """The index in the roads of the shoe's round ``number`` (``None``: voided, or not
@@ -35,7 +37,7 @@ def roads_after(*, shoe: Shoe, number: int) -> ShoeRoads:
     return roads_of(list(shoe.rounds.filter(number__lte=number).order_by("number")))
 
 
-def roads_of(rounds: list[Round]) -> ShoeRoads:
+def roads_of(rounds: Sequence[ShoeRow]) -> ShoeRoads:
     """The roads of a shoe's rounds, given oldest first; voided ones are left out."""
     played = [r for r in rounds if not r.voided]
     road_rounds = [RoadRound(Winner(r.winner), r.banker_pair, r.player_pair, index) for index, r in enumerate(played)]

@@ -169,6 +169,59 @@ def chart_json(figure: dict[str, Any], element_id: str) -> SafeString:
     return format_html('<script id="{}" type="application/json">{}</script>', element_id, mark_safe(text))
 
 
+def figure_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
+    """What turns the chart ``before`` into ``after``, both as :func:`chart_json` writes
+    them, for static/js/live.js: ``data``, ``after``'s traces in order, each either whole
+    (a line the chart did not draw) or ``{"=": its place in before}`` with the keys that
+    changed (``+key``: values added at the end of a list that grew); and ``layout``, the
+    layout's keys that changed (``{"~": ...}``: the keys that changed of an object).
+    None when a key of the layout went (the whole figure goes)."""
+    if before["layout"].keys() - after["layout"].keys():
+        return None
+    old = {t.get("name"): (i, _compact(t)) for i, t in enumerate(before["data"])}
+    traces = []
+    for trace in (_compact(t) for t in after["data"]):
+        place, was = old.get(trace.get("name"), (None, None))
+        if was is None or place is None or was.keys() != trace.keys():
+            traces.append(trace)
+            continue
+        change: dict[str, Any] = {"=": place}
+        for key, value in trace.items():
+            if value == was[key]:
+                continue
+            grew = isinstance(value, list) and isinstance(was[key], list) and value[: len(was[key])] == was[key]
+            change |= {f"+{key}": value[len(was[key]) :]} if grew else {key: value}
+        traces.append(change)
+    return {"data": traces, "layout": _changed(before["layout"], after["layout"])}
+
+
+def _changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:
+    """``after``'s keys whose values differ from ``before``'s; of an object with the same
+    keys in both, only its keys that changed (static/js/live.js merges it in)."""
+    changed: dict[str, Any] = {}
+    for key, value in after.items():
+        was = before.get(key)
+        if was == value:
+            continue
+        if isinstance(was, dict) and isinstance(value, dict) and was.keys() == value.keys():
+            changed[key] = {"~": _changed(was, value)}
+        else:
+            changed[key] = value
+    return changed
+
+
+@register.filter
+def chart_update(figures: tuple[dict[str, Any], dict[str, Any]], element_id: str) -> SafeString:
+    """A chart in a push to a page that shows it as ``figures[0]``: what changes it into
+    ``figures[1]`` (``data-change``, applied by static/js/live.js), or the whole figure."""
+    before, after = figures
+    change = figure_change(before, after)
+    if change is None:
+        return chart_json(after, element_id)
+    text = json.dumps(change, separators=(",", ":")).translate(_JSON_ESCAPES)
+    return format_html('<script id="{}" type="application/json" data-change>{}</script>', element_id, mark_safe(text))
+
+
 @register.filter
 def dealer(name: str | None) -> SafeString:
     """A name a dealer system sent, isolated from the text around it (``<bdi>``: a

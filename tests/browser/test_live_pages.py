@@ -125,6 +125,14 @@ def test_the_shoe_odds_panel_and_chart_follow_posted_rounds(server: LiveServer, 
     page.wait_for_function(f"() => {points} === 2", timeout=2000)
     banker = page.locator("#odds tr", has_text="Banker").first.inner_text()
     assert "−1.058%" in banker  # the full-shoe value beside the shoe left
+    # The next round's odds: only the numbers that changed, and a point more on each line.
+    watch = "window.pushes = []; document.addEventListener('htmx:wsBeforeMessage', e => pushes.push(e.detail.message))"
+    page.evaluate(f"() => {{ {watch} }}")
+    server.post("baccarat-7", "rounds", SEED)
+    page.wait_for_selector("#odds >> text=after round 2", timeout=2000)
+    page.wait_for_function(f"() => {points} === 3", timeout=2000)
+    assert "404 cards left" in text(page, "#odds") and "−1.058%" in page.locator("#or2").inner_text()
+    assert not any('id="odds"' in push for push in page.evaluate("window.pushes"))  # never the panel whole
 
 
 def test_a_push_older_than_what_the_page_shows_is_dropped(server: LiveServer, page: Any) -> None:

@@ -53,7 +53,7 @@ def test_a_recorded_round_is_pushed_to_its_table_and_the_lobby_after_commit(bacc
     recorded = services.round_record(table=table, **SEED)
     to_table, odds = table_channel.take(2)  # the round's fragments, then its odds once computed
     [to_lobby] = lobby_channel.take(1)
-    assert find_all(odds["html"], "section", id="odds") and "after round 1" in odds["html"]
+    assert find_all(odds["html"], "span", id="odds-when", data_odds="0") and "after round 1" in odds["html"]
     assert to_table["type"] == to_lobby["type"] == "fragments.push"
     # The table page's live fragments, each swapped in by its id, and the lobby card.
     for fragment_id in ("game-info", "roads", "last-round", "history"):
@@ -218,6 +218,14 @@ def test_the_ledger_keeps_the_state_last_pushed_per_language_and_forgets_it() ->
     assert ledger.last_pushed(1, "en") is None
     cache.set("pushed-version:1:en", "not a version")
     assert ledger.last_pushed(1, "en") is None, "what no page could show is no state to start a delta from"
+
+
+def test_a_state_pushed_while_the_table_looked_otherwise_starts_no_delta() -> None:
+    ledger = PushLedger()
+    ledger.pushed(1, "en", PageVersion(2, 7, 0, 7, 0), "name-and-limits")
+    assert ledger.last_pushed(1, "en", "name-and-limits") == PageVersion(2, 7, 0, 7, 0)
+    # A delta carries no table name nor limits: after a rename, the next push goes whole.
+    assert ledger.last_pushed(1, "en", "renamed") is None
 
 
 def test_one_process_claims_a_state_and_one_slot_an_interval() -> None:

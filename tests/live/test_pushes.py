@@ -90,28 +90,72 @@ def record(table: Table, cards: dict[str, list[str]]) -> Round:
     return services.round_record(table=table, **cards).round
 
 
-def test_a_round_pushes_at_most_10_kib_to_a_page_showing_an_80_round_shoe_and_3_25_kib_a_lobby_card(baccarat_1) -> None:
+def pushed_for_a_round(table: Table, cards: DealingShoe) -> tuple[str, str, str]:
+    """A round's push to the pages that showed the state before it, odds included, then
+    its odds once computed; and the one message both would be had its odds been stored
+    by the time the round was pushed."""
+    _, since = state(table)
+    [last] = dealt(table, cards, 1)
+    shoe, version = state(table)
+    delta = fragments.table_push_html(table, shoe, version, since=since)
+    odds.round_odds_compute(round_pk=last.pk)
+    odds_push, _ = fragments.table_odds_push_html(table, since=version)
+    shoe, now = state(table)
+    return delta, odds_push, fragments.table_push_html(table, shoe, now, since=since)
+
+
+def test_a_round_pushes_at_most_5_kib_to_a_page_showing_an_80_round_shoe_odds_included_and_3_25_kib_a_lobby_card(
+    baccarat_1,
+) -> None:
     table, _ = baccarat_1
     table.limits = {"player": [10, 5000], "banker": [10, 5000], "tie": [5, 500]}
     table.save()
     services.shoe_start(table=table)
     cards = seeded_shoe()
-    odds.round_odds_compute(round_pk=dealt(table, cards, 80)[-1].pk)  # every round's odds, as pages saw them
-    _, since = state(table)
-    [last] = dealt(table, cards, 1)  # round 81, pushed while its odds are computed
-    shoe, version = state(table)
-    delta = fragments.table_push_html(table, shoe, version, since=since)
-    assert find_all(delta, "section", id="game-info", data_since="1:80:0:80:0")  # a delta, not the whole part
+    odds.round_odds_compute(round_pk=dealt(table, cards, 59)[-1].pk)  # every round's odds, as pages saw them
+    delta, odds_push, one = pushed_for_a_round(table, cards)  # round 60
+    assert find_all(delta, "section", id="game-info", data_since="1:59:0:59:0")  # a delta, not the whole part
     assert not find_all(delta, "*", id="history")
-    assert len(delta.encode()) <= 10 * 1024
+    # 6.6 KiB and 7.1 KiB (the odds panel whole, its chart's every point) before.
+    assert len(delta.encode()) + len(odds_push.encode()) <= 5 * 1024
+    assert find_all(one, "span", id="odds-when", data_odds="59") and len(one.encode()) <= 5 * 1024  # one message
+    dealt(table, cards, 19)
+    odds.round_odds_compute(round_pk=Round.objects.order_by("-pk").first().pk)
+    delta, odds_push, one = pushed_for_a_round(table, cards)  # round 80
+    # This round makes a side bet the player's edge: its line joins the chart whole, 80 points.
+    assert len(delta.encode()) <= 4.5 * 1024 and len(delta.encode()) + len(odds_push.encode()) <= 7.5 * 1024
+    assert len(one.encode()) <= 7.5 * 1024
+    shoe, version = state(table)
     whole = fragments.table_push_html(table, shoe, version, since=None)
     assert find_all(whole, "section", id="history") and len(whole.encode()) <= 32 * 1024  # a resync: 69 KiB before
-    odds.round_odds_compute(round_pk=last.pk)
-    # 9.4 KiB before; 8 KiB until a side bet that is the player's edge got its own line
-    # on the chart (81 points, 0.2 KiB), as this shoe's round 81 has.
-    assert len(fragments.table_odds_html(table).encode()) <= 8.5 * 1024
     for card in fragments.lobby_cards_html():
         assert len(card.encode()) <= 3.25 * 1024  # 3 KiB before it carried the next round's returns
+
+
+def test_a_rounds_odds_push_carries_only_the_numbers_that_changed_and_the_charts_new_points(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    cards = seeded_shoe()
+    odds.round_odds_compute(round_pk=dealt(table, cards, 20)[-1].pk)
+    _, since = state(table)
+    odds.round_odds_compute(round_pk=dealt(table, cards, 1)[-1].pk)
+    push, version = fragments.table_odds_push_html(table, since=since)
+    shoe = selectors.shoe_find(table=table, which="current")
+    rounds = list(shoe.rounds.order_by("-number"))
+    before, now = rounds[1].odds["returns"], rounds[0].odds["returns"]
+    moved = [bet for bet in now if round(100 * now[bet], 3) != round(100 * before[bet], 3)]
+    # The panel is not sent whole: its words, the changed numbers (each by its cell's id), the chart's new points.
+    assert not find_all(push, "section", id="odds") and not find_all(push, "tr")
+    assert find(push, "span", id="odds-when", data_version=str(version), data_odds="20")
+    [cells] = find_all(push, "template", hx_swap_oob="innerHTML:#odds-rows")
+    assert len(moved) > 0 and len(cells.text.split()) == 2 * 2 * len(
+        moved
+    )  # "id text" of its "shoe left" and its "change"
+    chart = json.loads(find(push, "script", id="chart-odds").text)
+    assert all(len(trace["+y"]) == 1 for trace in chart["data"])  # one point more on each line
+    # Pushed already: nothing more; from an unknown state: the whole panel.
+    assert fragments.table_odds_push_html(table, since=version)[0] == ""
+    assert find_all(fragments.table_odds_push_html(table, since=None)[0], "section", id="odds")
 
 
 def test_a_delta_names_its_state_first_and_adds_the_rounds_rows_and_road_marks(baccarat_1) -> None:
@@ -124,17 +168,22 @@ def test_a_delta_names_its_state_first_and_adds_the_rounds_rows_and_road_marks(b
     shoe, version = state(table)
     delta = fragments.table_push_html(table, shoe, version, since=since)
     elements = top_level(delta)
-    # Every element names the state it brings the page to, and the state it starts from.
-    assert all((attrs["data-version"], attrs["data-since"]) == (str(version), str(since)) for _, attrs in elements)
+    # The first element names the state it brings the page to, and the state it starts
+    # from; the others go with it, and name none of their own.
     assert elements[0][1]["id"] == "game-info"  # where a client looks for the state a push shows
-    rows = elements[1]
+    assert (elements[0][1]["data-version"], elements[0][1]["data-since"]) == (str(version), str(since))
+    assert not any("data-version" in attrs or "data-since" in attrs for _, attrs in elements[1:])
+    assert elements[1] == ("dd", {"class": "mono", "id": "game-round-id"})  # the round's ID, by its cell
+    rows = elements[2]
     assert rows == ("template", rows[1]) and rows[1]["hx-swap-oob"] == "afterbegin:#history-rows"
     assert len(find_all(delta, "tr")) == 1 and new.round_id in delta
     bead = next(attrs for tag, attrs in elements if attrs.get("hx-swap-oob") == "beforeend:#marks-bead_plate")
     assert "data-view" not in bead
     assert marks(delta, "bead-B") == [(0, 2)] and marks(delta, "ring-B") == [(1, 0)] and not marks(delta, "bead-P")
     ids = [attrs.get("id") for _, attrs in elements]
-    assert {"last-round", "stats", "odds-pending", "history-more"} <= set(ids)
+    assert {"last-round", "chart-shares", "chart-running", "odds-pending", "history-more"} <= set(ids)
+    stats = find(delta, "template", hx_swap_oob="innerHTML:#stat-counts").text.split()  # its numbers: a Banker in 3
+    assert stats[:4] == ["sn1", "1", "sp1", "33.3%"] and stats[-2:] == ["sn7", "3"]
     assert "computing round 3" in delta  # its odds come in a push of their own
 
 
@@ -156,7 +205,7 @@ def test_a_delta_widens_a_roads_view_with_the_columns_it_adds_keeping_the_first(
     delta = fragments.table_push_html(table, shoe, version, since=since)
     # 30 columns of Big Road: the 30th and the empty one after it need a 31st column in
     # view, added at the right; the shoe's first column stays (the road box scrolls).
-    big = find(delta, "svg", hx_swap_oob="beforeend:#marks-big_road", data_version=str(version), data_since=str(since))
+    big = find(delta, "svg", hx_swap_oob="beforeend:#marks-big_road")
     assert big.attrs.get("data-view") == "0 0 620 120"
 
 
@@ -170,7 +219,7 @@ def test_a_delta_draws_a_road_again_when_a_round_changes_a_mark_it_has(baccarat_
     shoe, version = state(table)
     delta = fragments.table_push_html(table, shoe, version, since=since)
     big = next(attrs for tag, attrs in top_level(delta) if attrs.get("id") == "road-big_road")
-    assert (big["data-version"], big["data-since"]) == (str(version), str(since))
+    assert "data-version" not in big  # the game info, first, names the state
     assert [ties.text for ties in find_all(delta, "text", cls="ties", x="10", y="13.5")] == ["3"]
     assert "#marks-big_road" not in delta
 
@@ -232,10 +281,10 @@ async def test_an_open_page_gets_the_whole_part_then_the_changes_of_each_round()
     await database_sync_to_async(record)(table, SEED)
     first, first_odds = await page.receive_from(timeout=5), await page.receive_from(timeout=5)
     assert find_all(first, "section", id="history") and "data-since" not in first  # from a page with no round: whole
-    assert find_all(first_odds, "section", id="odds") and not find_all(first_odds, "*", id="history")
+    assert find_all(first_odds, "span", id="odds-when", data_odds="0") and not find_all(first_odds, "*", id="history")
     await database_sync_to_async(record)(table, BANKER)
     second = await page.receive_from(timeout=5)
-    assert find_all(second, "section", id="game-info", data_since="1:1:0:0:0")  # since the round's push
+    assert find_all(second, "section", id="game-info", data_since="1:1:0:1:0")  # since the round's push and its odds
     assert not find_all(second, "*", id="history")
     # A page that missed it asks for what it lacks, and gets the whole part.
     await page.send_to(text_data=json.dumps({"have": {"baccarat-1": "1:1:0:1:0"}}))

@@ -14,6 +14,7 @@ from tables.game.bets import BetType
 from tables.game.outcome import PlayedRound, Winner
 from tables.game.stats import shoe_stats
 from tables.pages import charts
+from tables.templatetags.cards import chart_json, figure_change
 
 B, P, T = Winner.BANKER, Winner.PLAYER, Winner.TIE
 STATS = shoe_stats(PlayedRound(winner=w) for w in (B, B, P, T, B))
@@ -176,3 +177,55 @@ def test_the_charts_words_come_from_gettext_in_the_language_they_are_built_in() 
     assert [trace["name"] for trace in seen["data"]] == ["Observed", "Expected"]
     with translation.override("zh-hans"):  # built again in another language: plain JSON-ready strings still
         assert all(isinstance(trace["name"], str) for trace in charts.shares_figure(stats)["data"])
+
+
+def applied(page_json: str, change: dict) -> dict:
+    """A pushed change merged into the figure a page keeps, as static/js/live.js does."""
+    figure = json.loads(page_json)
+
+    def merge(into: dict, keys: dict) -> None:
+        for key, value in keys.items():
+            if isinstance(value, dict) and "~" in value:
+                merge(into[key], value["~"])
+            else:
+                into[key] = value
+
+    traces = []
+    for trace in change["data"]:
+        if "=" not in trace:
+            traces.append(trace)
+            continue
+        was = figure["data"][trace["="]]
+        for key, value in trace.items():
+            if key.startswith("+"):
+                was[key[1:]] = was[key[1:]] + value
+            elif key != "=":
+                was[key] = value
+        traces.append(was)
+    figure["data"] = traces
+    merge(figure["layout"], change["layout"])
+    return figure
+
+
+def page_figure(figure: dict, element: str) -> str:
+    """The figure's JSON as a page keeps it (the text of its script element)."""
+    return re.sub(r"^<script[^>]*>|</script>$", "", str(chart_json(figure, element)))
+
+
+def test_a_push_changes_a_chart_by_its_new_points_and_changed_values_into_the_figure_whole() -> None:
+    before_points = [(n, {"banker": -0.0106 + n / 1e4, "tie": -0.14 - n / 1e3}) for n in range(40)]
+    after_points = [*before_points, (40, {"banker": -0.02, "tie": 0.05, "perfect_pair": 0.3})]
+    before = charts.odds_figure(before_points, [("banker", "Banker"), ("tie", "Tie")])
+    bets = [("banker", "Banker"), ("tie", "Tie"), ("perfect_pair", "Perfect Pair")]
+    after = charts.odds_figure(
+        [(n, p | {"perfect_pair": -0.13}) for n, p in after_points[:-1]] + after_points[-1:], bets
+    )
+    change = figure_change(before, after)
+    assert change is not None
+    assert change["data"][0] == {"=": 0, "+y": [-2.0]}  # one point more on a line the page has
+    assert change["data"][2]["name"] == "Perfect Pair"  # a line it had not: whole
+    assert json.loads(page_figure(after, "chart-odds")) == applied(page_figure(before, "chart-odds"), change)
+    for build in (charts.shares_figure, charts.running_figure):
+        old, new = build(STATS), build(shoe_stats(PlayedRound(winner=w) for w in (B, B, P, T, B, P)))
+        moved = figure_change(old, new)
+        assert moved is not None and json.loads(page_figure(new, "c")) == applied(page_figure(old, "c"), moved)

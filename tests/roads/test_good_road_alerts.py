@@ -3,7 +3,7 @@ once, on the round a good road forms, and again only after it has ended."""
 
 from __future__ import annotations
 
-from roads.alerts import newly_formed, pattern_runs
+from roads.alerts import held_roads, newly_formed, pattern_runs
 from roads.entries import RoadRound, Winner
 
 
@@ -35,3 +35,10 @@ def test_each_held_good_road_says_how_many_rounds_it_has_held() -> None:
     runs = pattern_runs(rounds("PBBBBBB"))
     assert runs["long_banker"] == 3  # formed on the fourth Banker, held on the fifth and sixth
     assert set(runs) == {"long_banker"}
+
+
+def test_the_runs_carried_on_from_an_earlier_call_are_the_runs_worked_out_from_the_first_round() -> None:
+    shoe = rounds("PBBBBTBPPPPBBTPPB")
+    for known in range(len(shoe) + 1):
+        earlier = held_roads(shoe[:known]).runs
+        assert held_roads(shoe, known=(known, earlier)).runs == held_roads(shoe).runs
