@@ -148,10 +148,11 @@
     if (admitted === false) return e.preventDefault();
     // A delta's game info brings only its facts: the page's version moves with them.
     if (pushed.id === "game-info" && d.target.id !== "game-info") document.getElementById("game-info").dataset.version = pushed.dataset.version;
-    // Odds cells' new text, as "id text" pairs (tables/_odds_delta.html).
+    // Cells' new text, as "id text" pairs in data-cells (tables/_odds_delta.html,
+    // tables/_stats_delta.html): numbers, never words, so no text of the template's own.
     if ("cells" in pushed.dataset) {
       e.preventDefault();
-      var pairs = pushed.content.textContent.trim().split(/\s+/);
+      var pairs = pushed.dataset.cells.trim().split(/\s+/);
       for (var i = 0; i + 1 < pairs.length; i += 2) {
         var cell = document.getElementById(pairs[i]);
         if (cell) cell.textContent = pairs[i + 1];

@@ -148,7 +148,7 @@ def test_a_rounds_odds_push_carries_only_the_numbers_that_changed_and_the_charts
     assert not find_all(push, "section", id="odds") and not find_all(push, "tr")
     assert find(push, "span", id="odds-when", data_version=str(version), data_odds="20")
     [cells] = find_all(push, "template", hx_swap_oob="innerHTML:#odds-rows")
-    assert len(moved) > 0 and len(cells.text.split()) == 2 * 2 * len(
+    assert len(moved) > 0 and len(cells.attrs["data-cells"].split()) == 2 * 2 * len(
         moved
     )  # "id text" of its "shoe left" and its "change"
     chart = json.loads(find(push, "script", id="chart-odds").text)
@@ -182,7 +182,7 @@ def test_a_delta_names_its_state_first_and_adds_the_rounds_rows_and_road_marks(b
     assert marks(delta, "bead-B") == [(0, 2)] and marks(delta, "ring-B") == [(1, 0)] and not marks(delta, "bead-P")
     ids = [attrs.get("id") for _, attrs in elements]
     assert {"last-round", "chart-shares", "chart-running", "odds-pending", "history-more"} <= set(ids)
-    stats = find(delta, "template", hx_swap_oob="innerHTML:#stat-counts").text.split()  # its numbers: a Banker in 3
+    stats = find(delta, "template", hx_swap_oob="innerHTML:#stat-counts").attrs["data-cells"].split()  # a Banker in 3
     assert stats[:4] == ["sn1", "1", "sp1", "33.3%"] and stats[-2:] == ["sn7", "3"]
     assert "computing round 3" in delta  # its odds come in a push of their own
 
