@@ -163,8 +163,12 @@ if REDIS_URL:
     # Pub/sub: a push goes to Redis once per group and each server process fans it out to
     # its own pages (the list-based layer would store one copy per page in Redis). Pushes
     # are best effort anyway: a page that missed one resyncs.
+    # Past one Redis the pushes shard: CHANNEL_REDIS_URLS lists the Redis servers (comma
+    # separated) and each group's channel is hashed to one of them (docs/production.md,
+    # "Past one machine"). Every server process must list them in the same order.
+    _channel_redis = [url.strip() for url in env("CHANNEL_REDIS_URLS", REDIS_URL).split(",") if url.strip()]
     CHANNEL_LAYERS = {
-        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": [REDIS_URL]}}
+        "default": {"BACKEND": "channels_redis.pubsub.RedisPubSubChannelLayer", "CONFIG": {"hosts": _channel_redis}}
     }
     # django-redis keeps its client, and one connection pool per process: Django's own
     # RedisCache builds a redis.Redis for every call (about 100 µs of CPU a call here).

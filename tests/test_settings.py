@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-NAMES = ("DATABASE_URL", "REDIS_URL", "DB_POOL_MAX_SIZE")
+NAMES = ("DATABASE_URL", "REDIS_URL", "DB_POOL_MAX_SIZE", "CHANNEL_REDIS_URLS")
 
 
 @pytest.fixture
@@ -83,6 +83,14 @@ def test_redis_url_selects_django_redis_with_no_options_of_ours(settings_with) -
         "default": {"BACKEND": "django_redis.cache.RedisCache", "LOCATION": "redis://127.0.0.1:6379/0"}
     }
     assert settings["CHANNEL_LAYERS"]["default"]["CONFIG"] == {"hosts": ["redis://127.0.0.1:6379/0"]}
+
+
+def test_channel_redis_urls_shard_the_pushes_over_several_redis_servers(settings_with) -> None:
+    urls = "redis://10.0.0.1:6379/0, redis://10.0.0.2:6379/0"
+    settings = settings_with(REDIS_URL="redis://127.0.0.1:6379/0", CHANNEL_REDIS_URLS=urls)
+    hosts = settings["CHANNEL_LAYERS"]["default"]["CONFIG"]["hosts"]
+    assert hosts == ["redis://10.0.0.1:6379/0", "redis://10.0.0.2:6379/0"]
+    assert settings["CACHES"]["default"]["LOCATION"] == "redis://127.0.0.1:6379/0"  # the cache stays on REDIS_URL
 
 
 def test_without_redis_url_the_cache_is_djangos_default(settings_with) -> None:
