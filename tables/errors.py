@@ -45,3 +45,16 @@ class RoundAlreadyVoidedError(ServiceError):
     """The round was voided already (by someone else, meanwhile)."""
 
     status = 409
+
+
+class RoundInProgressError(ServiceError):
+    """A round is being dealt card by card: the shoe cannot end, start or burn, nor a
+    round be voided or posted whole, until it is complete or cancelled."""
+
+    status = 409
+
+
+class NoRoundInProgressError(ServiceError):
+    """No round is being dealt at the table (none to read or cancel)."""
+
+    status = 404

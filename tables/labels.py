@@ -16,6 +16,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext, gettext_lazy
 
 from .game.bets import BetType
+from .game.dealing import Call, Side
 from .game.outcome import Winner
 
 WINNER_NAMES: dict[Winner, Promise] = {
@@ -28,6 +29,20 @@ WINNER_VERDICTS: dict[Winner, Promise] = {
     Winner.BANKER: gettext_lazy("Banker wins"),
     Winner.PLAYER: gettext_lazy("Player wins"),
     Winner.TIE: gettext_lazy("Tie"),
+}
+
+# What the rules decided, beside a round being dealt (the screens say it as it happens).
+CALL_WORDS: dict[Call, Promise] = {
+    Call.NATURAL: gettext_lazy("Natural: both stand"),
+    Call.PLAYER_DRAWS: gettext_lazy("Player draws"),
+    Call.PLAYER_STANDS: gettext_lazy("Player stands"),
+    Call.BANKER_DRAWS: gettext_lazy("Banker draws"),
+    Call.BANKER_STANDS: gettext_lazy("Banker stands"),
+}
+
+NEXT_CARD_WORDS: dict[Side, Promise] = {
+    Side.PLAYER: gettext_lazy("Next card: Player"),
+    Side.BANKER: gettext_lazy("Next card: Banker"),
 }
 
 BET_LABELS: dict[BetType, Promise] = {

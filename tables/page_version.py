@@ -1,15 +1,17 @@
 """What a page shows of a table, as one value: its version.
 
 On the wire (a page's ``data-version``, a push's, a resync's ``{"have": {slug:
-version}}``) it is ``shoe:round:voided`` for a lobby card and
-``shoe:round:voided:odds:cards`` for a table page:
+version}}``) it is ``shoe:round:voided:cards`` for a lobby card (``shoe:round:voided``
+with no shoe) and ``shoe:round:voided:odds:cards`` for a table page:
 
 - ``shoe``: the shoe's number (0: no shoe yet);
 - ``round``: its last recorded round's number;
 - ``voided``: how many of its rounds are voided;
 - ``odds``: the last round whose exact odds are stored (they arrive after their round);
-- ``cards``: the cards revealed times two, plus one once the shoe has ended (a burn, a
-  reveal or a shoe's end changes no round, yet a page that missed it is behind).
+- ``cards``: the cards revealed and the steps of rounds dealt card by card (each card,
+  each cancel) times two, plus one once the shoe has ended (a burn, a reveal, a card of
+  the round in progress or a shoe's end changes no round, yet a page that missed it is
+  behind).
 
 Each number only grows within a shoe, so two versions compare number by number.
 ``static/js/live.js`` reads the same format (its ``compare``): a change to it changes
@@ -26,7 +28,7 @@ WIRE = re.compile(r"[0-9]{1,19}(:[0-9]{1,19}){2,4}")  # what a client may send: 
 
 @dataclass(frozen=True)
 class PageVersion:
-    """A page's version; ``odds`` and ``cards`` are None on a lobby card's."""
+    """A page's version; ``odds`` is None on a lobby card's (and ``cards`` too, with no shoe)."""
 
     shoe: int
     round: int
@@ -40,6 +42,9 @@ class PageVersion:
         if not isinstance(text, str) or not WIRE.fullmatch(text):
             raise ValueError(f"not a page version: {text!r}")
         numbers = [int(part) for part in text.split(":")]
+        if len(numbers) == 4:  # a lobby card's: no odds
+            shoe, round_, voided, cards = numbers
+            return cls(shoe, round_, voided, cards=cards)
         return cls(*numbers)
 
     def __str__(self) -> str:

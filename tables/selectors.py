@@ -9,11 +9,13 @@ from typing import Any, Protocol
 from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
 
 from .game.bets import BetType
+from .game.cards import hand_score
+from .game.dealing import Deal
 from .game.outcome import PlayedRound, Winner
 from .game.review import full_shoe_rates
 from .game.summaries import Summary
 from .labels import bet_label
-from .models import Round, RoundAudit, Shoe, ShoeDay, Table
+from .models import Round, RoundAudit, RoundInProgress, Shoe, ShoeDay, Table
 from .models.shoe_days import STORED, summary_of
 from .page_version import NO_SHOE, NO_SHOE_TABLE, PageVersion
 
@@ -95,6 +97,44 @@ def round_to_data(round_: Round, *, with_table: bool = False) -> dict[str, Any]:
     return {**data, "table": round_.shoe.table.slug} if with_table else data
 
 
+def round_in_progress(*, table: Table) -> RoundInProgress | None:
+    """The round the table's open shoe is dealing card by card, if any (with its shoe)."""
+    return RoundInProgress.objects.select_related("shoe").filter(shoe__table=table, shoe__state=Shoe.State.OPEN).first()
+
+
+def shoe_round_in_progress(shoe: Shoe | None) -> RoundInProgress | None:
+    """The round the shoe is dealing card by card, if any."""
+    return RoundInProgress.objects.filter(shoe=shoe).first() if shoe is not None else None
+
+
+def rounds_in_progress(shoe_ids: list[int]) -> dict[int, RoundInProgress]:
+    """The rounds these shoes are dealing, by shoe, in one query (a lobby shows many)."""
+    return {progress.shoe_id: progress for progress in RoundInProgress.objects.filter(shoe_id__in=shoe_ids)}
+
+
+def deal_to_data(*, shoe: Shoe, number: int, deal: Deal, dealer: str, round_: Round | None = None) -> dict[str, Any]:
+    """The API's object for a round dealt card by card: as far as it has gone (whose card
+    is next, the hands' running scores, what the rules decided), or, once complete, the
+    recorded round as a whole-round post answers it, with ``complete`` and ``next``."""
+    player = [card.code for card in deal.player]
+    banker = [card.code for card in deal.banker]
+    progress = {"complete": round_ is not None, "next": deal.next_side.value if deal.next_side else None}
+    if round_ is not None:
+        return {**round_to_data(round_), **progress, "player": player, "banker": banker}
+    return {
+        "shoe": shoe.number,
+        "number": number,
+        **progress,
+        "player": player,
+        "banker": banker,
+        "player_score": hand_score(deal.player) if deal.player else None,
+        "banker_score": hand_score(deal.banker) if deal.banker else None,
+        "cards": len(deal.cards),
+        "calls": [call.value for call in deal.calls],
+        "dealer": dealer,
+    }
+
+
 def shoe_to_data(shoe: Shoe) -> dict[str, Any]:
     burn = None
     if shoe.burn_card:
@@ -144,10 +184,11 @@ def table_version(shoe: Shoe | None) -> PageVersion:
 
 def cards_version(shoe: Shoe) -> int:
     """What a table page shows of a shoe besides its rounds, as one number that only
-    grows: the cards revealed (the burn, each round's cards, the rest at the end) and
-    whether the shoe has ended. A burn or a reveal changes no round, yet a page that
-    missed its push must see from its version that it is behind."""
-    return shoe.revealed * 2 + (shoe.state != Shoe.State.OPEN)
+    grows: the cards revealed (the burn, each round's cards, the rest at the end), the
+    steps of rounds dealt card by card (each card, each cancel) and whether the shoe has
+    ended. None of these changes a recorded round, yet a page that missed its push must
+    see from its version that it is behind."""
+    return (shoe.revealed + shoe.deal_steps) * 2 + (shoe.state != Shoe.State.OPEN)
 
 
 def table_version_of(shoe: Shoe | None, rounds: Sequence[ShoeRow]) -> PageVersion:
@@ -181,10 +222,12 @@ def lobby_rounds_of(shoe: Shoe | None) -> list[LobbyRound]:
 
 
 def lobby_version(shoe: Shoe | None, rounds: list[LobbyRound]) -> PageVersion:
-    """What a lobby card shows of its shoe (as :func:`shoe_version`)."""
+    """What a lobby card shows of its shoe: as :func:`shoe_version`, and
+    :func:`cards_version` (the card shows the round being dealt)."""
     if shoe is None:
         return NO_SHOE
-    return PageVersion(shoe.number, rounds[-1][0] if rounds else 0, sum(1 for r in rounds if r[4]))
+    voided = sum(1 for r in rounds if r[4])
+    return PageVersion(shoe.number, rounds[-1][0] if rounds else 0, voided, cards=cards_version(shoe))
 
 
 def lobby_sources() -> list[tuple[Table, Shoe | None, list[LobbyRound]]]:

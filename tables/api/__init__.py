@@ -5,7 +5,7 @@
   table token.
 - :mod:`.bodies`: how a body is read (JSON text in UTF-8, small) before any operation.
 - :mod:`.schemas`: what the operations read and answer.
-- :mod:`.shoes`, :mod:`.rounds`: the operations.
+- :mod:`.shoes`, :mod:`.rounds`, :mod:`.dealing` (card by card): the operations.
 - :mod:`.site`: the API with every feature's operations (card authentication's are
   :mod:`tables.authentication.api`), in the order the schema lists them.
 """

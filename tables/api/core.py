@@ -23,7 +23,7 @@ from ..game.validation import IllegalRoundError
 from ..middleware import response_middleware
 from ..models import Table
 from ..operations import context
-from ..operations.metrics import AUTH_FAILURES, ROUNDS_REFUSED, THROTTLED
+from ..operations.metrics import AUTH_FAILURES, CARDS_REFUSED, ROUNDS_REFUSED, THROTTLED
 from .bodies import BodyError, JsonBody, _too_large
 
 log = logging.getLogger(__name__)
@@ -169,9 +169,11 @@ def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
 
 
 def _round_refused(request: HttpRequest, reason: str) -> None:
-    """Count a refused round post by its reason (``/metrics``)."""
+    """Count a refused round or card post by its reason (``/metrics``)."""
     if request.method == "POST" and request.path.endswith("/rounds"):
         ROUNDS_REFUSED.labels(reason).inc()
+    elif request.method == "POST" and request.path.endswith("/cards"):
+        CARDS_REFUSED.labels(reason).inc()
 
 
 def _reason(error: Exception) -> str:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import Annotated, Literal
 
 from ninja import Field, Schema
 from pydantic import ConfigDict, StrictInt, StrictStr, StringConstraints
@@ -87,6 +87,45 @@ class RoundIn(Schema):
     )
 
 
+class CardIn(Schema):
+    """One card as it leaves a card-reading shoe. Strict, as a whole round is."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    card: CardCode | None = Field(None, description="The card, e.g. '9H' (with `plaintext`, the card it names).")
+    plaintext: Plaintext | None = Field(
+        None,
+        description="Authenticated shoe only (and required there): the card's plaintext, in place of or beside `card`.",
+    )
+    round: StrictInt | None = Field(
+        None,
+        ge=1,
+        le=LARGEST_INTEGER,
+        description="Number of the round in the current shoe; the round being dealt when absent.",
+    )
+    index: StrictInt | None = Field(
+        None,
+        ge=1,
+        le=6,
+        description=(
+            "The card's place in the round's dealing order: 1 P1, 2 B1, 3 P2, 4 B2, 5 the first third card, "
+            "6 the second; the next place when absent. Send it (with `round`) and a retry is always safe."
+        ),
+    )
+    side: Literal["player", "banker"] | None = Field(
+        None, description="Whose card the dealer system says it is: refused (422) when the rules say otherwise."
+    )
+    dealer: DealerName | None = Field(None, description="Dealer on the table now.")
+
+
+class CancelIn(Schema):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    reason: Annotated[StrictStr, StringConstraints(max_length=500), Field(json_schema_extra={"pattern": PRINTABLE})] = (
+        Field(description="Why the round is cancelled (a misdeal, a card dropped): kept with the cancel.")
+    )
+
+
 class BetOut(Schema):
     result: str = Field(description="win, lose, push or unavailable")
     pays: float | None = Field(description="Net result per unit staked: odds on a win, -1 lost, 0 push.")
@@ -119,6 +158,56 @@ class RoundOut(Schema):
 
 class RoundEnvelope(Schema):
     round: RoundOut
+
+
+class ProgressOut(Schema):
+    """A round being dealt, as far as it has gone."""
+
+    shoe: int
+    number: int
+    complete: bool = Field(description="False: more cards to come.")
+    next: str = Field(description="Whose the next card is: player or banker.")
+    player: list[str] = Field(description="Player's cards so far, in dealing order.")
+    banker: list[str]
+    player_score: int | None = Field(description="The hand's running score; null before its first card.")
+    banker_score: int | None
+    cards: int = Field(description="Cards dealt so far: the next card's index is one more.")
+    calls: list[str] = Field(
+        description=(
+            "What the rules decided once both hands have two cards: natural, player_draws or player_stands, "
+            "then banker_draws or banker_stands."
+        )
+    )
+    dealer: str
+
+
+class CompleteOut(RoundOut):
+    """The round its last card completed: the recorded round, as a whole-round post answers it."""
+
+    complete: bool = Field(description="True: the round is recorded.")
+    next: None = Field(description="No card comes after a complete round.")
+    player: list[str]
+    banker: list[str]
+
+
+class DealEnvelope(Schema):
+    round: CompleteOut | ProgressOut
+
+
+class ProgressEnvelope(Schema):
+    round: ProgressOut
+
+
+class CancelOut(Schema):
+    shoe: int
+    number: int = Field(description="Number the round would have had: the next round takes it.")
+    cards: list[str] = Field(description="The cards it had, in dealing order: they count as not dealt.")
+    reason: str
+    at: str
+
+
+class CancelEnvelope(Schema):
+    cancelled: CancelOut
 
 
 class ReceiptOut(RoundOut):

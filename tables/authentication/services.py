@@ -202,3 +202,42 @@ def round_cards(
         ]
         refuse(errors, shoe, refusals, round_number)
     return cards
+
+
+def dealt_plaintext_card(
+    shoe: Shoe, plaintext: object, card: Card | None, *, card_number: int, round_number: int
+) -> Card:
+    """The card an authenticated shoe's next card is, dealt on its own (a card-reading
+    shoe): its ``plaintext`` names it (and names ``card``, when the dealer system sent the
+    code too) and hashes to card ``card_number``'s public hash."""
+    if plaintext is None:
+        raise IllegalRoundError(
+            [FieldError("plaintext", f"shoe {shoe.number} is authenticated: send the card's plaintext")]
+        )
+    try:
+        named = plaintext_card(plaintext)
+    except PlaintextError as error:
+        refuse([FieldError("plaintext", str(error))], shoe, [Refusal("plaintext", str(error), plaintext)], round_number)
+    if card is not None and named != card:
+        message = f"names {named.code} but the card sent is {card.code}"
+        refusal = Refusal("plaintext", "does not name the card sent beside it", plaintext, card_number)
+        refuse([FieldError("plaintext", message)], shoe, [refusal], round_number)
+    if card_number > shoe.card_count:
+        message = f"the round needs card {card_number}, and shoe {shoe.number} has {shoe.card_count}"
+        raise IllegalRoundError([FieldError("plaintext", message)])
+    if card_hash(str(plaintext)) != ShoeCard.objects.values_list("hash", flat=True).get(shoe=shoe, number=card_number):
+        mismatch = hash_mismatch("plaintext", card_number)
+        refuse([mismatch], shoe, [Refusal("plaintext", mismatch.message, plaintext, card_number)], round_number)
+    return named
+
+
+def cancelled_cards_burn(shoe: Shoe, plaintexts: list[str]) -> None:
+    """The committed cards of a round cancelled on an authenticated shoe: they left the
+    shoe (their plaintexts were checked as they came) and the committed order cannot go
+    back, so they are kept as burned, revealed, and the shoe's next card moves past them."""
+    numbers = range(shoe.next_card, shoe.next_card + len(plaintexts))
+    cards = list(ShoeCard.objects.filter(shoe=shoe, number__in=numbers).order_by("number"))
+    for card_row, plaintext in zip(cards, plaintexts, strict=True):
+        card_row.plaintext, card_row.state = plaintext, ShoeCard.State.BURNED
+    ShoeCard.objects.bulk_update(cards, ["plaintext", "state"])
+    Shoe.objects.filter(pk=shoe.pk).update(next_card=numbers.stop, revealed=shoe.revealed + len(cards))

@@ -25,13 +25,19 @@ from .scheduler import Scheduler, install, scheduler
 
 __all__ = [
     "PUSH", "Scheduler", "channel_layer_check", "install", "lobby_group", "lobby_languages", "odds_changed",
-    "push_message", "scheduler", "table_changed", "table_group",
+    "push_message", "round_dealt", "scheduler", "table_changed", "table_group",
 ]  # fmt: skip
 
 
 def table_changed(table_id: int, slug: str) -> None:
     """Call after a commit that changed what a table's pages show (``transaction.on_commit``)."""
     scheduler().table_changed(table_id, slug)
+
+
+def round_dealt(table_id: int, slug: str) -> None:
+    """Call after a commit that dealt a card of a round in progress, or cancelled one
+    (``transaction.on_commit``): the table's pages get the round as it is now at once."""
+    scheduler().round_dealt(table_id, slug)
 
 
 def odds_changed(table_id: int) -> None:

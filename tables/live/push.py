@@ -142,6 +142,35 @@ def publish_table(
             ledger.release(claim)
 
 
+def publish_dealing(table_id: int, sender: Sends, ledger: PushLedger) -> None:
+    """Push the round the table is dealing card by card, as it is now, to its pages (the
+    last-round panel) and the lobby's (the card's line), each only if some page shows
+    it; never raises. A small push, sent at once: the rounds' pushes are unchanged (the
+    roads change when the round is complete)."""
+    try:
+        table = Table.objects.get(pk=table_id)
+        watched = watched_groups(table.slug, ledger)
+        if not any(watched.values()):
+            return
+        shoe = selectors.shoe_find(table=table, which="current")
+        if shoe is None:
+            return
+        version = selectors.table_version(shoe)
+        progress = selectors.shoe_round_in_progress(shoe)
+        card_version = PageVersion(version.shoe, version.round, version.voided, cards=version.cards)  # a lobby card's
+        for language in languages():
+            group, lobby = table_group(table.slug, language), lobby_group(language)
+            with translation.override(language):
+                if watched[group]:
+                    html = fragments.table_dealing_html(table, shoe, version, progress)
+                    sender.send(group, push_message(group, html))
+                if watched[lobby] and shoe.state == Shoe.State.OPEN:
+                    sender.send(lobby, push_message(lobby, fragments.lobby_dealing_html(table, card_version, progress)))
+    except Exception:
+        PUSHES_DROPPED.labels("send_failed").inc()
+        log.warning("dealing push for table %s failed", table_id, exc_info=True)
+
+
 def _table_push(table: Table, shoe: Shoe | None, version: PageVersion, ledger: PushLedger) -> str:
     """What the table's pages get: only what changed since the state pushed last, which
     they show (or the whole live part; with the cache down, always the whole part)."""

@@ -8,6 +8,7 @@ own with a clock they move, a runner they drive and a sender that records.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import math
 import os
 import threading
@@ -81,6 +82,13 @@ class Scheduler:
             self._changed_at[table_id] = self.clock.monotonic()
             wait = self._last_look.get(table_id, -math.inf) + self.interval - self.clock.monotonic()
         self._later(wait, self._publish_queued, table_id)
+
+    def round_dealt(self, table_id: int, slug: str) -> None:
+        """A card of a round in progress is dealt (or the round cancelled): push the round
+        as it is now, at once. Not held to the interval: a card is a small push, a round
+        has six at most, and players watch each one arrive."""
+        with contextlib.suppress(Exception):  # the next card, or the round's own push, brings them up to date
+            self.runner.run_later(0, push.publish_dealing, table_id, self.sender, self.ledger)
 
     def odds_changed(self, table_id: int) -> None:
         """A round's odds are stored (in a background job already): push them now."""

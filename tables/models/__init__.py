@@ -5,6 +5,8 @@
 - :mod:`.rounds`: :class:`Round` and its append-only audit trail, :class:`RoundAudit`.
 - :mod:`.shoe_days`: :class:`ShoeDay`, the reviewer statistics of a shoe's rounds on
   one day, kept as they are recorded.
+- :mod:`.dealing`: :class:`RoundInProgress` (a round being dealt card by card) and
+  :class:`RoundCancel` (one cancelled before it was complete).
 - :mod:`.card_authentication`: :class:`ShoeCard` (a committed card) and
   :class:`PlaintextRefusal` (a plaintext refused), seed 001's records.
 """
@@ -12,12 +14,13 @@
 from __future__ import annotations
 
 from .card_authentication import PlaintextRefusal, ShoeCard
+from .dealing import RoundCancel, RoundInProgress
 from .rounds import AppendOnly, AppendOnlyError, Round, RoundAudit
 from .shoe_days import ShoeDay
 from .shoes import Shoe
 from .tables import CUT_CARD_RULE_CHOICES, Table, Variant, token_digest
 
 __all__ = [
-    "CUT_CARD_RULE_CHOICES", "AppendOnly", "AppendOnlyError", "PlaintextRefusal", "Round", "RoundAudit", "Shoe",
-    "ShoeCard", "ShoeDay", "Table", "Variant", "token_digest",
+    "CUT_CARD_RULE_CHOICES", "AppendOnly", "AppendOnlyError", "PlaintextRefusal", "Round", "RoundAudit", "RoundCancel",
+    "RoundInProgress", "Shoe", "ShoeCard", "ShoeDay", "Table", "Variant", "token_digest",
 ]  # fmt: skip

@@ -37,6 +37,13 @@ class Shoe(models.Model):
             "Packed codes of every card dealt from the shoe so far, in dealing order (voided rounds included)."
         ),
     )
+    deal_steps = models.PositiveIntegerField(
+        gettext_lazy("deal steps"),
+        default=0,
+        help_text=gettext_lazy(
+            "Cards dealt into rounds in progress, and rounds cancelled: a count that only grows (pages' versions)."
+        ),
+    )
     # Card authentication (seed 001). An authenticated shoe was committed card by card
     # (its ShoeCard rows) before play; a plain one has no card rows.
     authenticated = models.BooleanField(

@@ -23,6 +23,12 @@ ROUNDS_REFUSED = Counter(
     "baccarat_rounds_refused", "Round posts refused, by reason (invalid, illegal, conflict, ...)", ["reason"]
 )
 ROUND_SECONDS = Histogram("baccarat_round_record_seconds", "Recording a round: its POST, answered", buckets=FAST)
+CARDS_DEALT = Counter("baccarat_cards_dealt", "Cards dealt one by one (a card-reading shoe); a retry is not counted")
+CARDS_REFUSED = Counter(
+    "baccarat_cards_refused", "Card posts refused, by reason (invalid, illegal, conflict, ...)", ["reason"]
+)
+CARD_SECONDS = Histogram("baccarat_card_deal_seconds", "Dealing one card: its POST, answered", buckets=FAST)
+ROUNDS_CANCELLED = Counter("baccarat_rounds_cancelled", "Rounds in progress cancelled (a misdeal), by who", ["source"])
 PUSH_SECONDS = Histogram(
     "baccarat_push_seconds", "From a change's commit to its push sent to the channel layer", buckets=FAST
 )

@@ -26,9 +26,10 @@ from roads.entries import RoadRound
 
 from .. import selectors
 from ..authentication import selectors as authentication
+from ..game.cards import hand_score
 from ..game.outcome import Winner
 from ..game.stats import shoe_stats
-from ..models import Shoe, Table
+from ..models import RoundInProgress, Shoe, Table
 from ..page_version import PageVersion
 from . import charts, odds_panel, svg
 from .road_data import ShoeRoads, roads_of
@@ -74,10 +75,43 @@ def table_context(
         "road_cell": svg.CELL,
         "good_roads": road_data.roads.good_roads(),
         "version": selectors.table_version(shoe) if version is None else version,
+        "dealing": dealing_of(selectors.shoe_round_in_progress(shoe)),
         **stats_context(road_data),
         "odds": odds_panel.odds_context(table, shoe, rounds),
         "limits": selectors.table_limits(table),
     }
+
+
+def dealing_of(progress: RoundInProgress | None) -> dict[str, Any] | None:
+    """A round being dealt card by card, as the pages show it: the hands so far, their
+    running scores, whose card is next and what the rules decided."""
+    if progress is None:
+        return None
+    deal = progress.deal
+    return {
+        "number": progress.number,
+        "player": deal.player,
+        "banker": deal.banker,
+        "player_score": hand_score(deal.player) if deal.player else None,
+        "banker_score": hand_score(deal.banker) if deal.banker else None,
+        "next": deal.next_side,
+        "calls": deal.calls,
+    }
+
+
+def table_dealing_html(table: Table, shoe: Shoe, version: PageVersion, progress: RoundInProgress | None) -> str:
+    """The last-round panel as a card of the round in progress makes it (each card is
+    pushed on its own, at once): the round so far, or, once it is complete or cancelled,
+    the last round recorded."""
+    last = None if progress is not None else selectors.shoe_rounds(shoe=shoe).reverse().first()
+    context = {"table": table, "version": version, "dealing": dealing_of(progress), "last": last}
+    return render_to_string("tables/_last_round.html", context)
+
+
+def lobby_dealing_html(table: Table, version: PageVersion, progress: RoundInProgress | None) -> str:
+    """A lobby card's round being dealt (empty once it is over), pushed on its own."""
+    context = {"table": table, "version": version, "dealing": dealing_of(progress), "push": True}
+    return render_to_string("tables/_card_dealing.html", context)
 
 
 def _boards(road_data: ShoeRoads) -> dict[str, svg.Board]:
@@ -208,6 +242,7 @@ def _delta_context(
         "since": since,
         "new_rows": new_rows,
         "last": new_rows[0] if new_rows else None,
+        "dealing": dealing_of(selectors.shoe_round_in_progress(shoe)),
         "history_shown": min(len(rounds), HISTORY_ROWS),
         "rounds_total": len(rounds),
         "road_changes": changes,
@@ -265,7 +300,7 @@ def lobby_card_html(table: Table, open_shoe: Shoe | EllipsisType | None = ..., *
     shoe = selectors.table_open_shoe(table=table) if isinstance(open_shoe, EllipsisType) else open_shoe
     rounds = selectors.lobby_rounds_of(shoe)
     odds = selectors.newest_odds([shoe.pk]).get(shoe.pk) if shoe and not odds_pending else None
-    html = _card_render(table, shoe, rounds, odds)
+    html = _card_render(table, shoe, rounds, odds, selectors.shoe_round_in_progress(shoe))
     if not odds_pending:
         with contextlib.suppress(Exception):  # a cache that is down only costs the lobby a render
             cache.set(_card_key(table, selectors.lobby_version(shoe, rounds), odds), html, timeout=CARD_SECONDS)
@@ -301,15 +336,24 @@ class _LobbySource(NamedTuple):
     rounds: list[selectors.LobbyRound]
     version: PageVersion
     odds: Odds | None  # the shoe's newest stored odds
+    dealing: RoundInProgress | None  # the round its shoe is dealing card by card
 
 
 def _lobby_sources() -> list[_LobbySource]:
     """Each table with its open shoe, that shoe's rounds, its lobby version and its
     newest odds."""
     sources = selectors.lobby_sources()
-    odds = selectors.newest_odds([shoe.pk for _, shoe, _ in sources if shoe])
+    shoe_ids = [shoe.pk for _, shoe, _ in sources if shoe]
+    odds, dealing = selectors.newest_odds(shoe_ids), selectors.rounds_in_progress(shoe_ids)
     return [
-        _LobbySource(table, shoe, rounds, selectors.lobby_version(shoe, rounds), odds.get(shoe.pk) if shoe else None)
+        _LobbySource(
+            table,
+            shoe,
+            rounds,
+            selectors.lobby_version(shoe, rounds),
+            odds.get(shoe.pk) if shoe else None,
+            dealing.get(shoe.pk) if shoe else None,
+        )
         for table, shoe, rounds in sources
     ]
 
@@ -326,15 +370,21 @@ def _cards_of(sources: list[_LobbySource]) -> list[str]:
     fresh: dict[str, str] = {}
     for key, source in zip(keys, sources, strict=True):
         if key not in cached:
-            fresh[key] = _card_render(source.table, source.shoe, source.rounds, source.odds)
+            fresh[key] = _card_render(source.table, source.shoe, source.rounds, source.odds, source.dealing)
         cards.append(mark_safe(cached.get(key) or fresh[key]))  # our own templates' output
     with contextlib.suppress(Exception):
         cache.set_many(fresh, timeout=CARD_SECONDS)
     return cards
 
 
-def _card_render(table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRound], odds: Odds | None) -> str:
-    return render_to_string("tables/_table_card.html", {"row": lobby_row(table, shoe, rounds, odds)})
+def _card_render(
+    table: Table,
+    shoe: Shoe | None,
+    rounds: list[selectors.LobbyRound],
+    odds: Odds | None,
+    dealing: RoundInProgress | None = None,
+) -> str:
+    return render_to_string("tables/_table_card.html", {"row": lobby_row(table, shoe, rounds, odds, dealing)})
 
 
 def _card_key(table: Table, version: PageVersion, odds: Odds | None) -> str:
@@ -372,7 +422,11 @@ def _held_roads(shoe: Shoe | None, rounds: list[RoadRound]) -> alerts.HeldRoads:
 
 
 def lobby_row(
-    table: Table, shoe: Shoe | None, rounds: list[selectors.LobbyRound], odds: Odds | None = None
+    table: Table,
+    shoe: Shoe | None,
+    rounds: list[selectors.LobbyRound],
+    odds: Odds | None = None,
+    dealing: RoundInProgress | None = None,
 ) -> dict[str, Any]:
     """One table's lobby card: its open shoe's roads, counts and good roads (with how
     many rounds each has held), and the next round's returns where they are stored."""
@@ -389,4 +443,5 @@ def lobby_row(
         "runs": held.runs,
         "next_returns": odds_panel.next_returns(table, odds, rounds[-1][0] if rounds else 0),
         "version": selectors.lobby_version(shoe, rounds),
+        "dealing": dealing_of(dealing),
     }

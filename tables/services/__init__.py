@@ -4,6 +4,7 @@ service records a round (:func:`round_record`).
 - :mod:`.tables`: a table made, its ingest token rotated.
 - :mod:`.shoes`: a shoe started, burned, ended.
 - :mod:`.rounds`: a round recorded, or voided.
+- :mod:`.dealing`: a round dealt card by card (a card-reading shoe), or cancelled.
 - :mod:`.shoe_days`: the reviewer statistics kept as each round is recorded or voided.
 
 Card authentication's checks and the reveal at a shoe's end are its own room's
@@ -15,18 +16,22 @@ from __future__ import annotations
 from ..authentication.services import PlaintextRefusedError, Refusal, shoe_reveal
 from ..errors import (
     NoOpenShoeError,
+    NoRoundInProgressError,
     RoundAlreadyVoidedError,
     RoundConflictError,
+    RoundInProgressError,
     ServiceError,
     ShoeConflictError,
     ShoeNotFoundError,
 )
+from .dealing import CardDealt, card_deal, round_cancel
 from .rounds import RecordedRound, round_record, round_void
 from .shoes import BurnDone, ShoeStarted, shoe_burn, shoe_end, shoe_start
 from .tables import table_create, table_token_rotate
 
 __all__ = [
-    "BurnDone", "NoOpenShoeError", "PlaintextRefusedError", "RecordedRound", "Refusal", "RoundAlreadyVoidedError",
-    "RoundConflictError", "ServiceError", "ShoeConflictError", "ShoeNotFoundError", "ShoeStarted", "round_record",
-    "round_void", "shoe_burn", "shoe_end", "shoe_reveal", "shoe_start", "table_create", "table_token_rotate",
+    "BurnDone", "CardDealt", "NoOpenShoeError", "NoRoundInProgressError", "PlaintextRefusedError", "RecordedRound",
+    "Refusal", "RoundAlreadyVoidedError", "RoundConflictError", "RoundInProgressError", "ServiceError",
+    "ShoeConflictError", "ShoeNotFoundError", "ShoeStarted", "card_deal", "round_cancel", "round_record", "round_void",
+    "shoe_burn", "shoe_end", "shoe_reveal", "shoe_start", "table_create", "table_token_rotate",
 ]  # fmt: skip

@@ -23,7 +23,7 @@ from ..operations import context
 from ..operations.metrics import ROUNDS_RECORDED
 from ..selectors import played_round
 from . import shoe_days
-from .shoes import open_shoe_locked
+from .shoes import open_shoe_locked, refuse_while_dealing
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
@@ -97,6 +97,7 @@ def _round_insert(
             if existing is not None:
                 return RecordedRound(_replayed(existing, outcome, plaintexts), created=False)
         expected = last + 1
+        refuse_while_dealing(shoe, "post a whole round")
         if number is not None and number != expected:
             raise RoundConflictError(f"round {number} is not the next round of shoe {shoe.number}: expected {expected}")
         if shoe.authenticated and not shoe.burn_card:
@@ -197,6 +198,7 @@ def round_void(*, round_: Round, reason: str, user: object) -> Round:
         locked = Round.objects.select_for_update().select_related("shoe__table").get(pk=round_.pk)
         if locked.voided:
             raise RoundAlreadyVoidedError(f"round {locked.round_id} is already voided")
+        refuse_while_dealing(locked.shoe, "void a round")
         locked.voided = True
         locked.void_reason = reason
         locked.voided_by = user  # type: ignore[assignment]

@@ -11,11 +11,11 @@ from django.utils import timezone
 
 from .. import live
 from ..authentication import services as authentication
-from ..errors import NoOpenShoeError, ShoeConflictError
+from ..errors import NoOpenShoeError, RoundInProgressError, ShoeConflictError
 from ..game.authentication import Burn, CommitmentError, shoe_commitment, validate_commitments
 from ..game.cards import Card, InvalidCardError
 from ..game.validation import FieldError, IllegalRoundError
-from ..models import Shoe, ShoeCard, Table
+from ..models import RoundInProgress, Shoe, ShoeCard, Table
 
 
 @dataclass(frozen=True)
@@ -48,6 +48,8 @@ def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> 
     with transaction.atomic():
         Table.objects.select_for_update().filter(pk=table.pk).first()  # serialise shoe changes
         open_shoe = Shoe.objects.filter(table=table, state=Shoe.State.OPEN).first()
+        if open_shoe is not None:
+            refuse_while_dealing(open_shoe, "start the next shoe")
         if (
             open_shoe is not None
             and open_shoe.last_number == 0
@@ -90,6 +92,7 @@ def shoe_end(*, table: Table) -> Shoe:
         shoe = Shoe.objects.filter(table=table, state=Shoe.State.OPEN).first()
         if shoe is None:
             raise NoOpenShoeError(f"table {table.slug} has no open shoe to end")
+        refuse_while_dealing(shoe, "end the shoe")
         shoe.state, shoe.ended_at = Shoe.State.CLOSED, timezone.now()
         shoe.save(update_fields=["state", "ended_at"])
         transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
@@ -134,6 +137,7 @@ def _burn(*, table: Table, plaintext: object, card: object) -> BurnDone:
             raise ShoeConflictError(f"shoe {shoe.number} burned already: card 1 was {shoe.burn_card}", "card")
         if shoe.last_number:
             raise ShoeConflictError(f"the burn comes before the first round: shoe {shoe.number} has rounds")
+        refuse_while_dealing(shoe, "burn")
         if shoe.authenticated:
             if burn.next_card > shoe.card_count + 1:
                 raise ShoeConflictError(f"shoe {shoe.number} has too few cards to burn {burn.burned}")
@@ -152,3 +156,14 @@ def open_shoe_locked(table: Table) -> Shoe:
         return Shoe.objects.select_for_update().get(table=table, state=Shoe.State.OPEN)
     except Shoe.DoesNotExist:
         raise NoOpenShoeError(f"table {table.slug} has no open shoe: start one first") from None
+
+
+def refuse_while_dealing(shoe: Shoe, doing: str) -> None:
+    """Raise :class:`RoundInProgressError` when the shoe is dealing a round card by card:
+    nothing may ``doing`` until that round is complete or cancelled."""
+    progress = RoundInProgress.objects.filter(shoe=shoe).only("number", "cards").first()
+    if progress is not None:
+        raise RoundInProgressError(
+            f"round {progress.number} of shoe {shoe.number} is being dealt ({len(progress.cards) // 2} cards so far): "
+            f"deal it to the end or cancel it (POST .../rounds/current/cancel) before you {doing}"
+        )

@@ -25,8 +25,19 @@ register = template.Library()
 
 
 @register.inclusion_tag("tables/_hand.html")
-def hand(cards: tuple[Card, ...], label: str, score: int) -> dict[str, object]:
-    return {"cards": cards, "label": label, "score": score}
+def hand(cards: tuple[Card, ...], label: str, score: int | None, slots: int = 0) -> dict[str, object]:
+    """A hand's cards and score; with ``slots``, as many empty places where its first two
+    cards will go (a round being dealt keeps its shape as they come)."""
+    return {"cards": cards, "label": label, "score": score, "slots": range(max(0, slots - len(cards)))}
+
+
+@register.filter
+def deal_words(dealing: dict[str, Any]) -> str:
+    """What the rules decided so far in a round being dealt ("Player draws · Banker
+    stands"), or whose the next card is before both hands have two cards."""
+    if dealing["calls"]:
+        return " · ".join(str(labels.CALL_WORDS[call]) for call in dealing["calls"])
+    return str(labels.NEXT_CARD_WORDS[dealing["next"]]) if dealing["next"] else ""
 
 
 @register.filter

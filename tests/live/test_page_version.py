@@ -1,4 +1,4 @@
-"""A page's version, as pages, pushes and resyncs write it: "shoe:round:voided" on a
+"""A page's version, as pages, pushes and resyncs write it: "shoe:round:voided:cards" on a
 lobby card, "shoe:round:voided:odds:cards" on a table page."""
 
 from __future__ import annotations
@@ -14,7 +14,9 @@ def test_a_version_reads_and_writes_the_wire_format() -> None:
     version = PageVersion.parse("3:41:1:40:6")
     assert version == PageVersion(shoe=3, round=41, voided=1, odds=40, cards=6)
     assert str(version) == "3:41:1:40:6"
-    assert str(PageVersion.parse("3:41:1")) == "3:41:1"  # a lobby card's
+    assert str(PageVersion.parse("3:41:1")) == "3:41:1"  # a lobby card's, with no shoe
+    assert PageVersion.parse("3:41:1:6") == PageVersion(shoe=3, round=41, voided=1, cards=6)  # a lobby card's
+    assert str(PageVersion(3, 41, 1, cards=6)) == "3:41:1:6"
     assert (str(NO_SHOE), str(NO_SHOE_TABLE)) == ("0:0:0", "0:0:0:0:0")
 
 

@@ -13,7 +13,8 @@ from tests.fake_time import FakeTime
 
 def test_a_resync_request_names_the_version_of_each_table_the_page_shows() -> None:
     text = json.dumps({"have": {"baccarat-1": "1:12:0:12", "baccarat-2": "0:0:0"}})
-    assert resync_request(text) == {"baccarat-1": PageVersion(1, 12, 0, 12), "baccarat-2": PageVersion(0, 0, 0)}
+    lobby_card = PageVersion(1, 12, 0, cards=12)  # four numbers: a lobby card's (no odds)
+    assert resync_request(text) == {"baccarat-1": lobby_card, "baccarat-2": PageVersion(0, 0, 0)}
     assert resync_request('{"have": {}}') == {}  # a page that shows nothing yet
 
 

@@ -46,6 +46,25 @@ def test_rounds_recorded_and_refused_by_reason_are_counted(client: Client, open_
     )
 
 
+def test_cards_dealt_refused_by_reason_and_rounds_cancelled_are_counted(client: Client, open_dealer: Dealer) -> None:
+    before = scraped(client)
+    assert open_dealer.post("cards", {"card": "9H", "round": 1, "index": 1}).status_code == 201
+    assert open_dealer.post("cards", {"card": "9H", "round": 1, "index": 1}).status_code == 200  # a retry
+    assert open_dealer.post("cards", {"card": "8H", "round": 1, "index": 1}).status_code == 409
+    assert open_dealer.post("cards", {"card": "8H", "side": "player"}).status_code == 422  # the banker's card
+    assert open_dealer.post("rounds/current/cancel", {"reason": "misdeal"}).status_code == 200
+    after = scraped(client)
+    assert value(after, "baccarat_cards_dealt_total") == value(before, "baccarat_cards_dealt_total") + 1
+    for reason in ("illegal", "round_conflict"):
+        assert value(after, "baccarat_cards_refused_total", reason=reason) == (
+            value(before, "baccarat_cards_refused_total", reason=reason) + 1
+        ), reason
+    assert value(after, "baccarat_rounds_cancelled_total", source="api") == (
+        value(before, "baccarat_rounds_cancelled_total", source="api") + 1
+    )
+    assert value(after, "baccarat_card_deal_seconds_count") >= value(before, "baccarat_card_deal_seconds_count") + 4
+
+
 def test_the_open_tables_last_activity_and_the_odds_backlog_are_read_from_the_open_shoes(
     client: Client, open_dealer: Dealer
 ) -> None:
