@@ -85,6 +85,7 @@
   function announce() {
     var info = document.getElementById("game-info"), verdict = document.querySelector("#last-round .verdict");
     if (!info || !info.dataset.version) return;
+    if (document.querySelector("#last-round.dealing")) { quiet(); return; } // the next round's cards are coming
     var round = info.dataset.version.split(":").slice(0, 2).join(":"), before = announced;
     if (round === before) return;
     announced = round;

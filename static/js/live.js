@@ -1,7 +1,7 @@
 // Live updates. The server pushes fragments rendered by the page's own templates and
 // htmx swaps each top-level element in (hx-ws: by id, or as its hx-swap-oob says).
 //
-// Versions are "shoe:round:voided:odds:cards" (a lobby card's "shoe:round:voided"), the
+// Versions are "shoe:round:voided:odds:cards" (a lobby card's "shoe:round:voided:cards"), the
 // wire format of tables/page_version.py, which documents each number; the two change
 // together. Every number only grows within a shoe. A push's first element, and any
 // element pushed on its own, carries the version it was rendered at; the elements after
@@ -148,6 +148,15 @@
     if (admitted === false) return e.preventDefault();
     // A delta's game info brings only its facts: the page's version moves with them.
     if (pushed.id === "game-info" && d.target.id !== "game-info") document.getElementById("game-info").dataset.version = pushed.dataset.version;
+    // A card of the round being dealt (the last-round panel pushed on its own) moves the
+    // page's cards number, and nothing else: the round it completes comes in its own push.
+    var info = document.getElementById("game-info");
+    if (pushed.id === "last-round" && d.target.id === "last-round" && info && pushed.dataset.version &&
+        compare(pushed.dataset.version, info.dataset.version, 3) === 0 && compare(pushed.dataset.version, info.dataset.version) > 0) {
+      var parts = info.dataset.version.split(":");
+      parts[4] = pushed.dataset.version.split(":")[4];
+      info.dataset.version = parts.join(":");
+    }
     // Cells' new text, as "id text" pairs in data-cells (tables/_odds_delta.html,
     // tables/_stats_delta.html): numbers, never words, so no text of the template's own.
     if ("cells" in pushed.dataset) {
