@@ -3,10 +3,14 @@ round in progress at GET .../rounds/current, and a misdeal cancelled."""
 
 from __future__ import annotations
 
+import queue
+
 import pytest
+from django.test import Client
 
 from tables import services
 from tables.models import Round, RoundCancel, RoundInProgress, Shoe
+from tests.concurrency import at_once
 from tests.dealers import Dealer
 from tests.rounds import SEED
 
@@ -246,3 +250,39 @@ def test_after_a_cancel_the_shoe_can_end(open_dealer: Dealer) -> None:
     card(open_dealer, "9H")
     open_dealer.post("rounds/current/cancel", {"reason": "misdeal"})
     assert open_dealer.post("shoes/current/end").status_code == 200
+
+
+def test_the_openapi_schema_documents_the_card_by_card_contract(client) -> None:
+    schema = client.get("/api/openapi.json").json()
+    cards = schema["paths"]["/api/tables/{slug}/cards"]["post"]
+    assert set(cards["responses"]) >= {"200", "201", "401", "409", "422"}
+    body = schema["components"]["schemas"][
+        cards["requestBody"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1]
+    ]
+    assert set(body["properties"]) == {"card", "plaintext", "round", "index", "side", "dealer"}
+    assert body["properties"]["index"]["anyOf"][0]["maximum"] == 6
+    current = schema["paths"]["/api/tables/{slug}/rounds/current"]["get"]
+    assert set(current["responses"]) >= {"200", "404"}
+    cancel = schema["paths"]["/api/tables/{slug}/rounds/current/cancel"]["post"]
+    assert set(cancel["responses"]) >= {"200", "404", "422"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_card_posted_four_times_at_once_is_dealt_once(baccarat_1) -> None:
+    table, token = baccarat_1
+    services.shoe_start(table=table)
+
+    def post(code: str) -> int:
+        return Client().post(
+            "/api/tables/baccarat-1/cards", data={"card": code, "round": 1, "index": 1},
+            content_type="application/json", headers={"Authorization": f"Bearer {token}"},
+        ).status_code  # fmt: skip
+
+    assert sorted(at_once(4, lambda: post("9H"))) == [200, 200, 200, 201]
+    assert RoundInProgress.objects.get().cards == "9H"
+    codes: queue.SimpleQueue[str] = queue.SimpleQueue()
+    for code in ("2C", "3C", "4C"):
+        codes.put(code)
+    statuses = at_once(3, lambda: post(codes.get()))
+    assert sorted(statuses) == [409, 409, 409]  # card 1 is 9H already
+    assert Shoe.objects.get().deal_steps == 1
