@@ -147,3 +147,32 @@ def screenshot(page: Any, name: str, *, full_page: bool = True) -> Path:
 def page_width(page: Any) -> int:
     """How wide the page's content is: wider than the viewport means it scrolls sideways."""
     return int(page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"))
+
+
+# A table whose game info shows its limits (as a casino sets them), and what a display must show whole on its screen.
+LIMITS = {
+    "banker": [10, 5000], "player": [10, 5000], "tie": [10, 1000], "banker_pair": [10, 500], "player_pair": [10, 500],
+}  # fmt: skip
+
+
+def table_with_limits(server: LiveServer, slug: str, name: str) -> None:
+    server.table(slug, name)
+    update = f"from tables.models import Table; Table.objects.filter(slug={slug!r}).update(limits={LIMITS!r})"
+    server.manage("shell", "-c", update)
+
+
+def off_screen(page: Any) -> list[str]:
+    """What the display shows that does not lie wholly on the screen (none may)."""
+    return page.evaluate(
+        """() => {
+            const w = innerWidth, h = innerHeight;
+            const shown = ['#game-info h1', '#game-info .limits', '#stats .stat-counts', '#last-round',
+                           '#last-round .verdict',
+                           ...[...document.querySelectorAll('#display svg.road')].map(s => '#' + s.id)];
+            return shown.filter(s => {
+                const r = document.querySelector(s).getBoundingClientRect();
+                const outside = r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5;
+                return r.width === 0 || r.height === 0 || outside;
+            });
+        }"""
+    )

@@ -13,8 +13,7 @@ import urllib.error
 import urllib.request
 from typing import Any
 
-from .browsing import LiveServer, screenshot, sized_page
-from .test_display import off_screen, table_with_limits
+from .browsing import LiveServer, off_screen, screenshot, sized_page, table_with_limits
 
 LIVE = "#connection.connection-live"
 ARRIVES_WITHIN = 0.3  # seconds from a card's post to the card on an open display (median)

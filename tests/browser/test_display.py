@@ -11,7 +11,7 @@ import pytest
 
 from tables.game.shoe import DealingShoe
 
-from .browsing import SIZES, LiveServer, page_width, screenshot, serving, sized_page
+from .browsing import SIZES, LiveServer, off_screen, page_width, screenshot, serving, sized_page, table_with_limits
 from .measuring import (
     MIN_RING_SHOWN,
     text_collisions,
@@ -40,17 +40,6 @@ class PromptServer(LiveServer):
 @pytest.fixture(scope="module")
 def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     yield from serving(PromptServer(tmp_path_factory.mktemp("display")))
-
-
-LIMITS = {
-    "banker": [10, 5000], "player": [10, 5000], "tie": [10, 1000], "banker_pair": [10, 500], "player_pair": [10, 500],
-}  # fmt: skip
-
-
-def table_with_limits(server: LiveServer, slug: str, name: str) -> None:
-    server.table(slug, name)
-    update = f"from tables.models import Table; Table.objects.filter(slug={slug!r}).update(limits={LIMITS!r})"
-    server.manage("shell", "-c", update)
 
 
 class Dealer:
@@ -141,23 +130,6 @@ def last_round_filled(page: Any) -> float:
         """() => {
             const panel = document.getElementById('last-round'), inner = panel.querySelector('.hands') || panel;
             return inner.getBoundingClientRect().height / panel.getBoundingClientRect().height;
-        }"""
-    )
-
-
-def off_screen(page: Any) -> list[str]:
-    """What the display shows that does not lie wholly on the screen (none may)."""
-    return page.evaluate(
-        """() => {
-            const w = innerWidth, h = innerHeight;
-            const shown = ['#game-info h1', '#game-info .limits', '#stats .stat-counts', '#last-round',
-                           '#last-round .verdict',
-                           ...[...document.querySelectorAll('#display svg.road')].map(s => '#' + s.id)];
-            return shown.filter(s => {
-                const r = document.querySelector(s).getBoundingClientRect();
-                const outside = r.left < 0 || r.top < 0 || r.right > w + 0.5 || r.bottom > h + 0.5;
-                return r.width === 0 || r.height === 0 || outside;
-            });
         }"""
     )
 
