@@ -119,7 +119,7 @@ class ShoeAdmin(admin.ModelAdmin):
     def dealing(self, shoe: Shoe) -> str:
         progress = _progress(shoe)
         if progress is None:
-            return "–"
+            return self.get_empty_value_display()
         return format_html(
             '<span class="desk-nowrap">{}</span> {}',
             _("Round %(number)s · dealing") % {"number": progress.number},
@@ -520,7 +520,7 @@ class RoundInProgressAdmin(admin.ModelAdmin):
     """The rounds being dealt card by card now, one a dealing shoe, to read: each links to
     its shoe's page, which shows the round as the table page does and cancels it."""
 
-    list_display = ["shoe_link", "table", "number", "hands", "dealer", "started_at", "updated_at"]
+    list_display = ["table", "shoe_link", "number", "hands", "dealer", "started_at", "updated_at"]
     list_display_links = None
     list_select_related = ["shoe__table"]
     ordering = ["-started_at"]
@@ -570,7 +570,9 @@ class RoundCancelAdmin(admin.ModelAdmin):
     """The rounds cancelled before they were complete (misdeals), to read: who, when and
     why; admin can neither add, change nor delete one."""
 
-    list_display = ["when", "table", "shoe_link", "number", "cards_shown", "dealer", "cancelled_by", "reason"]
+    # What a reviewer looks for first comes first (a phone shows each cancel as a block,
+    # admin.css): when, where, the cards, why and who.
+    list_display = ["when", "table", "shoe_round", "cards_shown", "reason", "cancelled_by", "dealer"]
     list_display_links = ["when"]
     list_filter = [("shoe__table", admin.RelatedFieldListFilter), ("at", admin.DateFieldListFilter), "source"]
     search_fields = ["reason", "username"]
@@ -589,10 +591,10 @@ class RoundCancelAdmin(admin.ModelAdmin):
     def table(self, obj: RoundCancel) -> str:
         return str(obj.shoe.table)
 
-    @admin.display(ordering="shoe__number", description=gettext_lazy("shoe"))
-    def shoe_link(self, obj: RoundCancel) -> str:
+    @admin.display(ordering="shoe__number", description=gettext_lazy("shoe · round"))
+    def shoe_round(self, obj: RoundCancel) -> str:
         url = reverse("admin:tables_shoe_change", args=[obj.shoe_id])
-        return format_html('<a href="{}">{}</a>', url, obj.shoe.number)
+        return format_html('<a href="{}">{} · {}</a>', url, obj.shoe.number, obj.number)
 
     @admin.display(description=gettext_lazy("cards"))
     def cards_shown(self, obj: RoundCancel) -> str:
