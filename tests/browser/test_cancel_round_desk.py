@@ -66,7 +66,14 @@ def test_a_reviewer_sees_the_round_being_dealt_and_cancels_it(server: LiveServer
                 assert "J♣" in page.locator("#result_list").inner_text()
                 screenshot(page, f"cancel-round-{listed}-list-{size}", full_page=False)
                 fits(page, f"the {listed} list at {size}")
-            page.goto(f"{server.url}{shoe_page}")
+            for language in ("th", "zh-hant"):  # the longest words, and the widest letters
+                page.goto(f"{server.url}{shoe_page}?lang={language}")
+                screenshot(page, f"cancel-round-shoe-{size}-{language}", full_page=False)
+                fits(page, f"the shoe's page at {size} in {language}")
+                page.goto(f"{server.url}/admin/tables/shoe/1/cancel-round/?lang={language}")
+                screenshot(page, f"cancel-round-form-{size}-{language}")
+                fits(page, f"the cancel form at {size} in {language}")
+            page.goto(f"{server.url}{shoe_page}?lang=en")
 
             page.click("#cancel-round")
             page.wait_for_selector("textarea[name=reason]")
