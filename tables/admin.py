@@ -3,6 +3,11 @@
 A round's page is read-only (nothing on a round is edited: it is voided, with a reason,
 and every void is an append-only audit event). Voiding takes the ``void_round``
 permission, which the "reviewer" group holds (migration 0005).
+
+A round still being dealt card by card (issue 34) shows on its shoe's page, and a
+reviewer with the ``cancel_round`` permission (the "reviewer" group, migration 0012)
+cancels it there or from the shoes list, with a reason: the cancel is kept for good
+(:class:`~tables.models.RoundCancel`, listed read-only), never changed or deleted.
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import (
     Http404,
@@ -38,7 +44,7 @@ from .authentication import selectors as authentication
 from .desk import lists, rounds
 from .desk import shoe as shoe_desk
 from .labels import winner_name
-from .models import Round, RoundAudit, Shoe, Table
+from .models import Round, RoundAudit, RoundCancel, RoundInProgress, Shoe, Table
 from .templatetags import cards
 
 # Sign-ins go through the throttled form (its documented hook); config/urls.py routes
@@ -49,6 +55,7 @@ admin.site.site_header = admin.site.site_title = gettext_lazy("Baccarat Roads")
 
 VOID_PERMISSION = "tables.void_round"
 ROTATE_PERMISSION = "tables.rotate_token"
+CANCEL_PERMISSION = "tables.cancel_round"
 REFUSALS_SHOWN = 100  # refused plaintexts listed on a shoe's page, newest first
 
 
@@ -97,13 +104,27 @@ class ShoeAdmin(admin.ModelAdmin):
     """A shoe's page is the reviewer's desk (tables/desk/shoe.py): read-only, with a
     replay of the table page after any of its rounds; nothing on it can be saved."""
 
-    list_display = ["table", "number", "state", "decks", "started_at", "ended_at"]
+    list_display = ["table", "number", "state", "dealing", "decks", "started_at", "ended_at"]
     list_filter = ["table", "state"]
-    list_select_related = ["table"]  # each row names its table: one query for the page, not one a row
+    # Each row names its table and the round it is dealing: one query for the page, not
+    # one a row.
+    list_select_related = ["table", "round_in_progress"]
     show_full_result_count = False  # "N of M" would count every shoe on every page view
     paginator = lists.EstimatedCountPaginator
     ordering = ["-started_at", "-pk"]  # newest first: a reviewer looks at recent shoes
     readonly_fields = [f.name for f in Shoe._meta.fields]  # the tally above all: recording keeps it
+    actions = ["cancel_rounds_in_progress"]
+
+    @admin.display(description=gettext_lazy("round in progress"))
+    def dealing(self, shoe: Shoe) -> str:
+        progress = _progress(shoe)
+        if progress is None:
+            return self.get_empty_value_display()
+        return format_html(
+            '<span class="desk-nowrap">{}</span> {}',
+            _("Round %(number)s · dealing") % {"number": progress.number},
+            rounds.cards_html(progress.dealt),
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False  # shoes start through the API or the simulator
@@ -114,11 +135,16 @@ class ShoeAdmin(admin.ModelAdmin):
     def has_delete_permission(self, request: HttpRequest, obj: Shoe | None = None) -> bool:
         return False  # deleting a shoe would delete its rounds, which are kept for audit
 
+    def has_cancel_round_permission(self, request: HttpRequest, obj: Shoe | None = None) -> bool:
+        return request.user.has_perm(CANCEL_PERMISSION)
+
     def get_urls(self) -> list[URLPattern]:
-        replay = path(
-            "<path:object_id>/replay/", self.admin_site.admin_view(self.replay_view), name="tables_shoe_replay"
-        )
-        return [replay, *super().get_urls()]
+        view = self.admin_site.admin_view
+        return [
+            path("<path:object_id>/replay/", view(self.replay_view), name="tables_shoe_replay"),
+            path("<path:object_id>/cancel-round/", view(self.cancel_round_view), name="tables_shoe_cancel_round"),
+            *super().get_urls(),
+        ]
 
     def _desk_shoe(self, request: HttpRequest, object_id: str) -> Shoe:
         shoe = self.get_object(request, unquote(object_id))
@@ -151,6 +177,8 @@ class ShoeAdmin(admin.ModelAdmin):
             "shoe_events": selectors.shoe_audit_events(shoe=shoe),
             "refusals": list(authentication.shoe_plaintext_refusals(shoe=shoe)[:REFUSALS_SHOWN]),
             "refusals_shown": REFUSALS_SHOWN,
+            **shoe_desk.dealing_context(shoe),
+            "can_cancel": self.has_cancel_round_permission(request, shoe),
             **(extra_context or {}),
         }
         return TemplateResponse(request, "admin/tables/shoe/desk.html", context, status=status)
@@ -165,6 +193,112 @@ class ShoeAdmin(admin.ModelAdmin):
             return HttpResponseBadRequest(str(refused), content_type="text/plain; charset=utf-8")
         context = {"shoe": shoe, "opts": self.opts, "replay": shoe_desk.replay_context(rounds, at)}
         return TemplateResponse(request, "admin/tables/shoe/_replay.html", context)
+
+    def cancel_round_view(self, request: HttpRequest, object_id: str) -> HttpResponse:
+        """The shoe page's "Cancel round in progress" button: shows the round being dealt
+        and asks a reason (required); cancels it on confirming."""
+        shoe = self._desk_shoe(request, object_id)
+        if not self.has_cancel_round_permission(request, shoe):
+            raise PermissionDenied
+        page = reverse("admin:tables_shoe_change", args=[shoe.pk])
+        progress = RoundInProgress.objects.filter(shoe=shoe).first()
+        if progress is None:
+            self._nothing_to_cancel(request, shoe)
+            return HttpResponseRedirect(page)
+        form = rounds.CancelForm(request.POST if request.method == "POST" else None, initial={"round": progress.number})
+        if form.is_valid():
+            self._cancel(request, shoe, form.cleaned_data["reason"], form.cleaned_data["round"])
+            return HttpResponseRedirect(page)
+        return self._cancel_form(request, [(shoe, progress)], form)
+
+    @admin.action(description=gettext_lazy("Cancel the round in progress…"), permissions=["cancel_round"])
+    def cancel_rounds_in_progress(self, request: HttpRequest, queryset: QuerySet[Shoe]) -> HttpResponse | None:
+        """The shoes list's action: asks a reason (required) for the rounds the selected
+        shoes are dealing, and cancels them on confirming."""
+        dealing = [(shoe, progress) for shoe in queryset if (progress := _progress(shoe)) is not None]
+        if not dealing:
+            self.message_user(
+                request, _("None of the selected shoes is dealing a round: nothing to cancel."), messages.ERROR
+            )
+            return None
+        form = rounds.CancelForm(request.POST if "apply" in request.POST else None)
+        if form.is_valid():
+            for shoe, _progress_seen in dealing:
+                seen = request.POST.get(f"round-{shoe.pk}", "")
+                self._cancel(request, shoe, form.cleaned_data["reason"], int(seen) if seen.isdigit() else None)
+            return None
+        return self._cancel_form(request, dealing, form, action=True)
+
+    def _cancel_form(
+        self, request: HttpRequest, dealing: list[tuple[Shoe, RoundInProgress]], form: Any, action: bool = False
+    ) -> TemplateResponse:
+        count = len(dealing)
+        title = ngettext("Cancel the round in progress?", "Cancel the rounds in progress?", count)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "opts": self.opts,
+            "dealing": [(shoe, progress, shoe_desk.round_dealing(progress)) for shoe, progress in dealing],
+            "form": form,
+            "action": action,
+            "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
+        }
+        return TemplateResponse(request, "admin/tables/shoe/cancel_round.html", context)
+
+    def _cancel(self, request: HttpRequest, shoe: Shoe, reason: str, seen: int | None) -> RoundCancel | None:
+        """Cancel the round ``shoe`` is dealing, when it is still round ``seen`` (the one
+        the reviewer was shown), and say what was cancelled."""
+        try:
+            with transaction.atomic():
+                locked = Shoe.objects.select_for_update().select_related("table").get(pk=shoe.pk)
+                progress = RoundInProgress.objects.filter(shoe=locked).first()
+                if locked.state != Shoe.State.OPEN or progress is None:
+                    raise services.NoRoundInProgressError(str(locked))
+                if seen is not None and progress.number != seen:
+                    self.message_user(
+                        request,
+                        _(
+                            "Round %(seen)s of %(shoe)s is no longer being dealt (round %(number)s is): "
+                            "nothing was cancelled. Look again before you cancel."
+                        )
+                        % {"seen": seen, "shoe": locked, "number": progress.number},
+                        messages.WARNING,
+                    )
+                    return None
+                cancel = services.round_cancel(table=locked.table, reason=reason, user=request.user)
+        except (services.NoRoundInProgressError, services.NoOpenShoeError):
+            self._nothing_to_cancel(request, shoe)
+            return None
+        labels = " ".join(card.label for card in cancel.dealt)
+        self.log_change(request, shoe, f"Cancelled round {cancel.number} in progress ({cancel.cards}): {reason}")
+        self.message_user(
+            request,
+            _("Round %(number)s of %(shoe)s is cancelled (cards %(cards)s): its cards count as not dealt.")
+            % {"number": cancel.number, "shoe": shoe, "cards": labels},
+            messages.SUCCESS,
+        )
+        return cancel
+
+    def _nothing_to_cancel(self, request: HttpRequest, shoe: Shoe) -> None:
+        self.message_user(
+            request, _("No round is being dealt in %(shoe)s: nothing to cancel.") % {"shoe": shoe}, messages.ERROR
+        )
+
+    def changelist_view(self, request: HttpRequest, extra_context: dict[str, Any] | None = None) -> HttpResponse:
+        # Without the permission the action is not offered; one posted anyway is refused
+        # outright (403), not quietly ignored.
+        cancelling = request.method == "POST" and request.POST.get("action") == "cancel_rounds_in_progress"
+        if cancelling and not self.has_cancel_round_permission(request):
+            raise PermissionDenied
+        return super().changelist_view(request, extra_context)
+
+
+def _progress(shoe: Shoe) -> RoundInProgress | None:
+    """The round a shoe read with ``round_in_progress`` is dealing, if any."""
+    try:
+        return shoe.round_in_progress
+    except RoundInProgress.DoesNotExist:
+        return None
 
 
 @admin.register(Round)
@@ -378,4 +512,109 @@ class RoundAuditAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: RoundAudit | None = None) -> bool:
+        return False
+
+
+@admin.register(RoundInProgress)
+class RoundInProgressAdmin(admin.ModelAdmin):
+    """The rounds being dealt card by card now, one a dealing shoe, to read: each links to
+    its shoe's page, which shows the round as the table page does and cancels it."""
+
+    list_display = ["table", "shoe_link", "number", "hands", "dealer", "started_at", "updated_at"]
+    list_display_links = None
+    list_select_related = ["shoe__table"]
+    ordering = ["-started_at"]
+
+    @admin.display(description=gettext_lazy("shoe"), ordering="shoe__started_at")
+    def shoe_link(self, obj: RoundInProgress) -> str:
+        url = reverse("admin:tables_shoe_change", args=[obj.shoe_id])
+        return format_html('<a href="{}">{}</a>', url, _("Shoe %(number)s") % {"number": obj.shoe.number})
+
+    @admin.display(description=gettext_lazy("table"), ordering="shoe__table__name")
+    def table(self, obj: RoundInProgress) -> str:
+        return str(obj.shoe.table)
+
+    @admin.display(description=gettext_lazy("player · banker"))
+    def hands(self, obj: RoundInProgress) -> str:
+        deal = obj.deal
+        return format_html(
+            '<span class="desk-nowrap">{}</span> · <span class="desk-nowrap">{}</span>',
+            rounds.cards_html(deal.player) or "–",
+            rounds.cards_html(deal.banker) or "–",
+        )
+
+    @admin.display(description=gettext_lazy("dealer name"), ordering="dealer_name")
+    def dealer(self, obj: RoundInProgress) -> str:
+        return cards.dealer(obj.dealer_name)
+
+    def change_view(
+        self, request: HttpRequest, object_id: str, form_url: str = "", extra_context: dict[str, Any] | None = None
+    ) -> HttpResponse:
+        """A round in progress is shown on its shoe's page (never its plaintexts here)."""
+        if not self.has_view_permission(request):
+            raise PermissionDenied
+        return HttpResponseRedirect(reverse("admin:tables_shoe_change", args=[unquote(object_id)]))
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # rounds are dealt through the API
+
+    def has_change_permission(self, request: HttpRequest, obj: RoundInProgress | None = None) -> bool:
+        return False  # a card dealt is the card-reading shoe's; a misdeal is cancelled on the shoe's page
+
+    def has_delete_permission(self, request: HttpRequest, obj: RoundInProgress | None = None) -> bool:
+        return False  # cancelled with a reason instead, and the cancel kept
+
+
+@admin.register(RoundCancel)
+class RoundCancelAdmin(admin.ModelAdmin):
+    """The rounds cancelled before they were complete (misdeals), to read: who, when and
+    why; admin can neither add, change nor delete one."""
+
+    # What a reviewer looks for first comes first (a phone shows each cancel as a block,
+    # admin.css): when, where, the cards, why and who.
+    list_display = ["when", "table", "shoe_round", "cards_shown", "reason", "cancelled_by", "dealer"]
+    list_display_links = ["when"]
+    list_filter = [("shoe__table", admin.RelatedFieldListFilter), ("at", admin.DateFieldListFilter), "source"]
+    search_fields = ["reason", "username"]
+    list_select_related = ["shoe__table"]
+    show_full_result_count = False
+    show_facets = admin.ShowFacets.NEVER
+    paginator = lists.EstimatedCountPaginator
+    list_per_page = 50
+    fields = readonly_fields = ("shoe", "number", "cards_shown", "dealer", "source", "username", "at", "reason")
+
+    @admin.display(ordering="at", description=gettext_lazy("time"))
+    def when(self, obj: RoundCancel) -> str:
+        return date_format(timezone.localtime(obj.at), "DATETIME_FORMAT")
+
+    @admin.display(ordering="shoe__table__name", description=gettext_lazy("table"))
+    def table(self, obj: RoundCancel) -> str:
+        return str(obj.shoe.table)
+
+    @admin.display(ordering="shoe__number", description=gettext_lazy("shoe · round"))
+    def shoe_round(self, obj: RoundCancel) -> str:
+        url = reverse("admin:tables_shoe_change", args=[obj.shoe_id])
+        return format_html('<a href="{}">{} · {}</a>', url, obj.shoe.number, obj.number)
+
+    @admin.display(description=gettext_lazy("cards"))
+    def cards_shown(self, obj: RoundCancel) -> str:
+        return format_html('<span class="desk-nowrap">{}</span>', rounds.cards_html(obj.dealt))
+
+    @admin.display(description=gettext_lazy("dealer name"), ordering="dealer_name")
+    def dealer(self, obj: RoundCancel) -> str:
+        return cards.dealer(obj.dealer_name)
+
+    @admin.display(description=gettext_lazy("cancelled by"), ordering="source")
+    def cancelled_by(self, obj: RoundCancel) -> str:
+        if obj.source == RoundCancel.Source.ADMIN:
+            return obj.username or obj.get_source_display()
+        return obj.get_source_display()
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False  # a round is cancelled on its shoe's page or through the API
+
+    def has_change_permission(self, request: HttpRequest, obj: RoundCancel | None = None) -> bool:
+        return False  # append-only: kept as it happened
+
+    def has_delete_permission(self, request: HttpRequest, obj: RoundCancel | None = None) -> bool:
         return False

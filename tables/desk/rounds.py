@@ -1,5 +1,5 @@
-"""The reviewer's desk for one round (its admin page): what it shows, and the form that
-voids it."""
+"""The reviewer's desk for one round (its admin page): what it shows, the form that
+voids it, and the form that cancels a round still being dealt (a misdeal)."""
 
 from __future__ import annotations
 
@@ -33,6 +33,19 @@ class VoidForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=gettext_lazy("Why these rounds are void, e.g. a card misread."),
     )
+
+
+class CancelForm(forms.Form):
+    """Cancel a round in progress: the reason is required (it is kept, with who and when),
+    and ``round`` is the round the reviewer saw, so that a confirm cancels that round and
+    not the next one if it was completed meanwhile."""
+
+    reason = forms.CharField(
+        label=gettext_lazy("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=gettext_lazy("Why the round is cancelled, e.g. a misdeal or a card exposed."),
+    )
+    round = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
 
 def cards_html(cards: tuple) -> str:

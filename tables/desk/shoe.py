@@ -19,9 +19,9 @@ from django.utils.translation import gettext as _
 from .. import selectors
 from ..game.cards import RANKS, Card, Suit, unpack_cards
 from ..game.review import Frequencies, frequencies, full_shoe_rates
-from ..models import Round, Shoe
+from ..models import Round, RoundCancel, RoundInProgress, Shoe
 from ..pages import svg
-from ..pages.fragments import stats_context
+from ..pages.fragments import dealing_of, stats_context
 from ..pages.road_data import roads_of
 
 # The replay draws each road whole, as the table page does (its columns only size a
@@ -178,6 +178,27 @@ def cards_dealt(shoe: Shoe) -> CardsDealt:
         rows.append(RankRow(label, cells, CardCount(sum(c.dealt for c in cells), 4 * decks)))
     suits = tuple(CardCount(sum(counts[Card(rank, suit)] for rank in RANKS), len(RANKS) * decks) for suit in SUITS)
     return CardsDealt(tuple(rows), suits, CardCount(sum(counts.values()), 52 * decks))
+
+
+CANCELS_SHOWN = 50  # cancelled rounds listed on a shoe's page, newest first
+
+
+def round_dealing(progress: RoundInProgress | None) -> dict[str, Any] | None:
+    """A round being dealt as the pages show it (:func:`tables.pages.fragments.dealing_of`)."""
+    return dealing_of(progress)
+
+
+def dealing_context(shoe: Shoe) -> dict[str, Any]:
+    """The round the shoe is dealing now, as the table page shows it (its hands so far,
+    whose card is next, what the rules decided), and the shoe's cancelled rounds."""
+    progress = selectors.shoe_round_in_progress(shoe)
+    cancels: list[RoundCancel] = list(shoe.round_cancels.order_by("-at", "-pk")[:CANCELS_SHOWN])
+    return {
+        "progress": progress,
+        "dealing": round_dealing(progress),
+        "cancels": cancels,
+        "cancels_shown": CANCELS_SHOWN,
+    }
 
 
 def desk_context(shoe: Shoe, rounds: list[Round], at: int) -> dict[str, Any]:

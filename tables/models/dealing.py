@@ -106,6 +106,9 @@ class RoundCancel(AppendOnly):
         ordering = ["-at", "-pk"]
         verbose_name = gettext_lazy("cancelled round")
         verbose_name_plural = gettext_lazy("cancelled rounds")
+        # A reviewer cancels a round in progress in admin (a misdeal); the "reviewer" group
+        # holds it (migration 0012).
+        permissions = [("cancel_round", "Can cancel a round in progress")]
 
     def __str__(self) -> str:
         return _("%(shoe)s · round %(number)s cancelled at %(at)s") % {
