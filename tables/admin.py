@@ -436,7 +436,10 @@ class RoundAdmin(admin.ModelAdmin):
         if form.is_valid():
             try:
                 services.round_void(round_=round_, reason=form.cleaned_data["reason"], user=request.user)
-            except services.RoundAlreadyVoidedError as error:  # voided by someone else meanwhile
+            except (
+                services.RoundAlreadyVoidedError,
+                services.RoundInProgressError,
+            ) as error:  # voided meanwhile, or dealing
                 self.message_user(request, str(error), messages.WARNING)
                 return HttpResponseRedirect(page)
             self.log_change(request, round_, f"Voided: {form.cleaned_data['reason']}")
@@ -467,7 +470,7 @@ class RoundAdmin(admin.ModelAdmin):
             for round_ in queryset:
                 try:
                     services.round_void(round_=round_, reason=form.cleaned_data["reason"], user=request.user)
-                except services.RoundAlreadyVoidedError as error:
+                except (services.RoundAlreadyVoidedError, services.RoundInProgressError) as error:
                     self.message_user(request, str(error), messages.WARNING)
                     continue
                 self.log_change(request, round_, f"Voided: {form.cleaned_data['reason']}")

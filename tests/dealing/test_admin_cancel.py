@@ -227,3 +227,27 @@ def test_the_rounds_in_progress_and_the_shoes_list_cost_the_same_queries_with_1_
     [progress] = RoundInProgress.objects.filter(shoe__table=tables[0])
     shown = client.get(f"/admin/tables/roundinprogress/{progress.pk}/change/")
     assert shown.status_code == 302 and shown["Location"] == f"/admin/tables/shoe/{progress.pk}/change/"
+
+
+def test_voiding_in_admin_while_a_round_is_dealt_says_why_and_voids_nothing(
+    client: Client, baccarat_1, staff_reviewer
+) -> None:
+    table = baccarat_1[0]
+    services.shoe_start(table=table)
+    round_ = services.round_record(table=table, player=["9H", "KS"], banker=["2C", "4C"]).round
+    for code in DEALT:
+        services.card_deal(table=table, card=code)
+    client.force_login(staff_reviewer)
+    done = client.post(
+        "/admin/tables/round/",
+        {"action": "void_rounds", "_selected_action": [round_.pk], "apply": "1", "reason": "card misread"},
+        follow=True,
+    )
+    warnings = [m.text for m in find_all(done.content.decode(), "li", cls="warning")]
+    assert any("round 2 of shoe 1 is being dealt" in text.lower() for text in warnings), warnings
+    round_.refresh_from_db()
+    assert not round_.voided
+    page = client.post(f"/admin/tables/round/{round_.pk}/void/", {"reason": "card misread"}, follow=True)
+    assert page.status_code == 200
+    round_.refresh_from_db()
+    assert not round_.voided
