@@ -117,8 +117,8 @@ class TableDealer:
 
     def reset(self) -> None:
         """Forget the shoe (after a failure): the next round cancels whatever round was
-        left being dealt and starts a new shoe."""
-        self.shoe, self.plaintexts, self.round_cards = None, [], ()
+        left being dealt and starts a new shoe, from its first round."""
+        self.shoe, self.plaintexts, self.round_cards, self.head_start = None, [], (), 0
 
     def _shoe_ready(self, table: Table) -> None:
         """A shoe to deal the next round from: at the first round (or after a reset) a
