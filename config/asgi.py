@@ -24,10 +24,12 @@ from tables.live.limits import OpenSockets, SocketsPerAddress  # noqa: E402
 from tables.live.routing import page_sockets  # noqa: E402
 
 
-def build_application(*, simulate_interval: float) -> FreezeHeapAtStartup:
-    """The server's application; demo tables deal every ``simulate_interval`` seconds in
-    this process when it is positive, and rounds whose odds job was lost get their odds
-    at start-up and every ``ODDS_SWEEP_SECONDS`` (with a broker, Celery beat does both)."""
+def build_application(*, simulate_interval: float, card_interval: float | None = None) -> FreezeHeapAtStartup:
+    """The server's application; demo tables deal card by card in this process when
+    ``simulate_interval`` is positive (``card_interval`` seconds between cards, a second
+    by default, and ``simulate_interval`` between rounds), and rounds whose odds job was
+    lost get their odds at start-up and every ``ODDS_SWEEP_SECONDS`` (with a broker,
+    Celery beat does both)."""
     routes = ProtocolTypeRouter(
         {
             "http": django_asgi_app,
@@ -36,7 +38,7 @@ def build_application(*, simulate_interval: float) -> FreezeHeapAtStartup:
             "websocket": SocketsPerAddress(SameOriginValidator(page_sockets), OpenSockets(settings.WS_MAX_PER_ADDRESS)),
         }
     )
-    background = embedded_loops(simulate_interval=simulate_interval)
+    background = embedded_loops(simulate_interval=simulate_interval, card_interval=card_interval)
     return FreezeHeapAtStartup(ServerLifespan(routes, background=background))
 
 

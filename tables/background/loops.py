@@ -16,13 +16,14 @@ from .sweeps import odds_sweep_forever
 Loop = Callable[[], Coroutine[Any, Any, None]]
 
 
-def embedded_loops(*, simulate_interval: float) -> list[Loop]:
+def embedded_loops(*, simulate_interval: float, card_interval: float | None = None) -> list[Loop]:
     """The server's loops: none with a broker; else the odds sweep, every
-    ``ODDS_SWEEP_SECONDS`` (and at start-up), and the demo tables dealing every
-    ``simulate_interval`` seconds when it is positive."""
+    ``ODDS_SWEEP_SECONDS`` (and at start-up), and the demo tables dealing card by card
+    when ``simulate_interval`` is positive: ``card_interval`` seconds between cards (a
+    second by default), ``simulate_interval`` between rounds."""
     if settings.CELERY_BROKER_URL:
         return []
     loops: list[Loop] = [functools.partial(odds_sweep_forever, settings.ODDS_SWEEP_SECONDS)]
     if simulate_interval > 0:
-        loops.append(functools.partial(deal_forever, simulate_interval))
+        loops.append(functools.partial(deal_forever, simulate_interval, card_interval=card_interval))
     return loops

@@ -46,8 +46,8 @@ def test_table_token_rotates_and_the_old_token_stops_working(db, client: Client)
         run("table_token", "--slug", "nowhere")
 
 
-def test_simulate_deals_real_shoes_through_the_service(db) -> None:
-    call_command("simulate", "--tables", "2", "--interval", "0", "--rounds", "40", stderr=StringIO())
+def test_simulate_whole_rounds_deals_real_shoes_through_the_service(db) -> None:
+    call_command("simulate", "--tables", "2", "--interval", "0", "--rounds", "40", "--whole-rounds", stderr=StringIO())
     tables = Table.objects.filter(simulated=True)
     assert tables.count() == 2
     assert Round.objects.count() == 40
@@ -82,7 +82,7 @@ def test_odds_refuses_bad_cards_and_more_copies_than_the_shoe_holds(removed: str
 
 
 def test_shoe_days_rebuild_counts_the_reviewer_statistics_again_from_the_rounds(db) -> None:
-    call_command("simulate", "--tables", "2", "--interval", "0", "--rounds", "40", stderr=StringIO())
+    call_command("simulate", "--tables", "2", "--interval", "0", "--rounds", "40", "--whole-rounds", stderr=StringIO())
     kept = list(ShoeDay.objects.order_by("pk").values("shoe", "day", "rounds", "banker", "ended", "pays"))
     Round.objects.filter(pk=Round.objects.order_by("pk").first().pk).update(voided=True)  # mended by hand
     assert run("shoe_days_rebuild") == f"{len(kept)} shoe days kept"
