@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import logging
+import re
 from collections.abc import Mapping
 from datetime import UTC, datetime
 
@@ -33,13 +34,22 @@ LIVENESS, READINESS, METRICS = "/healthz", "/readyz", "/metrics"
 PROBES = frozenset((LIVENESS, READINESS, METRICS))  # asked every few seconds, by machines
 
 
+# What a dealer system asks again and again after a lost connection: "none" is an answer.
+ROUND_IN_PROGRESS = re.compile(r"/api/tables/[^/]+/rounds/current")
+
+
 class ProbesQuiet(logging.Filter):
     """Drops the records about a probe: Django's request warnings (a 503 from
-    ``/readyz``) and uvicorn's access lines."""
+    ``/readyz``) and uvicorn's access lines; and Django's warning for a 404 from the round
+    in progress (no round is being dealt), which a dealer system polls."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Whether the record is kept: not when it is about a probe."""
-        return _path(record) not in PROBES
+        """Whether the record is kept: not when it is about a probe, or no round dealt."""
+        path = _path(record)
+        if path in PROBES:
+            return False
+        quiet_404 = record.name == "django.request" and getattr(record, "status_code", None) == 404
+        return not (quiet_404 and path is not None and ROUND_IN_PROGRESS.fullmatch(path))
 
 
 def _path(record: logging.LogRecord) -> str | None:

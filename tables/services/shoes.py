@@ -163,7 +163,12 @@ def refuse_while_dealing(shoe: Shoe, doing: str) -> None:
     nothing may ``doing`` until that round is complete or cancelled."""
     progress = RoundInProgress.objects.filter(shoe=shoe).only("number", "cards").first()
     if progress is not None:
+        dealt = _cards(len(progress.cards) // 2)
         raise RoundInProgressError(
-            f"round {progress.number} of shoe {shoe.number} is being dealt ({len(progress.cards) // 2} cards so far): "
-            f"deal it to the end or cancel it (POST .../rounds/current/cancel) before you {doing}"
+            f"round {progress.number} of shoe {shoe.number} is being dealt ({dealt} so far): deal it to the end "
+            f"or cancel it (POST .../rounds/current/cancel, or on the shoe's admin page) before you {doing}"
         )
+
+
+def _cards(count: int) -> str:
+    return f"{count} card" if count == 1 else f"{count} cards"

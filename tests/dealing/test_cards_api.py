@@ -206,7 +206,7 @@ def test_ending_or_starting_a_shoe_or_posting_a_whole_round_is_a_409_while_a_rou
     card(open_dealer, "9H")
     response = open_dealer.post(path, body)
     assert response.status_code == 409
-    assert "round 1 of shoe 1 is being dealt (1 cards so far)" in errors(response)[0][1]
+    assert "round 1 of shoe 1 is being dealt (1 card so far)" in errors(response)[0][1]
     assert Shoe.objects.count() == 1 and Shoe.objects.get().state == "open" and not Round.objects.exists()
 
 

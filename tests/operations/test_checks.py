@@ -66,6 +66,15 @@ def test_the_probes_leave_no_access_line_and_no_503_warning(path: str) -> None:
     assert quiet.filter(record("django.request", request=Request("/api/tables"), status_code=503))
 
 
+def test_no_round_being_dealt_is_an_answer_not_a_warning() -> None:
+    quiet = ProbesQuiet()
+    polled = "/api/tables/baccarat-1/rounds/current"
+    assert not quiet.filter(record("django.request", request=Request(polled), status_code=404))
+    assert quiet.filter(record("django.request", request=Request(polled), status_code=500))
+    assert quiet.filter(record("django.request", request=Request("/api/tables/nope/rounds"), status_code=404))
+    assert quiet.filter(record("uvicorn.access", ("10.0.0.2:5000", "GET", polled, "1.1", 404)))
+
+
 def test_a_check_that_fails_once_then_answers_passes() -> None:
     calls = []
 
