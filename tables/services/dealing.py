@@ -107,49 +107,65 @@ def _card_take(
             f"card {index} came before card {place}: the next card of round {current} is card {place}, the {whose}'s",
             "index",
         )
-    if shoe.authenticated:
-        if not shoe.burn_card:
-            raise ShoeConflictError(
-                f"shoe {shoe.number} is authenticated: burn first (POST .../shoes/current/burn with card 1's plaintext)"
-            )
-        card = authentication.dealt_plaintext_card(
-            shoe, plaintext, card, card_number=shoe.next_card + len(deal.cards), round_number=current
-        )
-    elif plaintext is not None:
-        raise IllegalRoundError([FieldError("plaintext", authentication.not_authenticated(shoe))])
-    if card is None:  # a plain shoe's card is its code
-        raise IllegalRoundError([FieldError("card", "send the card's code: the shoe is not authenticated")])
+    card = _card_sent(shoe, card, plaintext, card_number=shoe.next_card + len(deal.cards), round_number=current)
     try:
         dealt = deal.add(card, side)
     except CardNotCalledError as refused:
         raise IllegalRoundError([FieldError(refused.field, str(refused))]) from None
-    held = (shoe.dealt + shoe.burn_card + (progress.cards if progress else "")).count(card.code)
-    if held >= shoe.decks:
-        times = f"{shoe.decks} time{'s' if shoe.decks != 1 else ''}"
-        raise IllegalRoundError([FieldError("card", f"{card.code} already dealt {times} in this shoe")])
+    _check_held(shoe, card, progress)
     plaintexts = [*(progress.plaintexts if progress else []), *([str(plaintext)] if shoe.authenticated else [])]
     dealer_name = dealer or (progress.dealer_name if progress else "") or table.dealer_name
     Shoe.objects.filter(pk=shoe.pk).update(deal_steps=shoe.deal_steps + 1)
     transaction.on_commit(lambda: live.round_dealt(table.pk, table.slug))
-    if dealt.complete:
-        if progress is not None:
-            progress.delete()
-        recorded = round_record(
-            table=table,
-            player=[c.code for c in dealt.player],
-            banker=[c.code for c in dealt.banker],
-            number=current,
-            dealer=dealer_name or None,
-            plaintexts=list(plaintexts) if shoe.authenticated else None,
+    if not dealt.complete:
+        started = progress or RoundInProgress(shoe=shoe, number=current, started_at=timezone.now())
+        _progress_keep(started, card, plaintexts, dealer_name)
+        return CardDealt(shoe, current, dealt, None, created=True, dealer=dealer_name)
+    if progress is not None:
+        progress.delete()  # the round is recorded instead, in this transaction
+    recorded = round_record(
+        table=table,
+        player=[c.code for c in dealt.player],
+        banker=[c.code for c in dealt.banker],
+        number=current,
+        dealer=dealer_name or None,
+        plaintexts=plaintexts if shoe.authenticated else None,
+    )
+    return CardDealt(shoe, current, dealt, recorded.round, created=True, dealer=dealer_name)
+
+
+def _card_sent(shoe: Shoe, card: Card | None, plaintext: object, *, card_number: int, round_number: int) -> Card:
+    """The card a post deals: its code on a plain shoe; on an authenticated one, the card
+    its plaintext names once it hashes to card ``card_number``'s public hash."""
+    if not shoe.authenticated:
+        if plaintext is not None:
+            raise IllegalRoundError([FieldError("plaintext", authentication.not_authenticated(shoe))])
+        if card is None:
+            raise IllegalRoundError([FieldError("card", "send the card's code: the shoe is not authenticated")])
+        return card
+    if not shoe.burn_card:
+        raise ShoeConflictError(
+            f"shoe {shoe.number} is authenticated: burn first (POST .../shoes/current/burn with card 1's plaintext)"
         )
-        return CardDealt(shoe, current, dealt, recorded.round, created=True, dealer=dealer_name)
-    now = timezone.now()
-    if progress is None:
-        progress = RoundInProgress(shoe=shoe, number=current, started_at=now)
-    progress.cards, progress.plaintexts = progress.cards + card.code, plaintexts
-    progress.dealer_name, progress.updated_at = dealer_name, now
+    return authentication.dealt_plaintext_card(
+        shoe, plaintext, card, card_number=card_number, round_number=round_number
+    )
+
+
+def _check_held(shoe: Shoe, card: Card, progress: RoundInProgress | None) -> None:
+    """Refuse a card the shoe no longer holds: dealt ``decks`` times already (the burn
+    card and the round in progress counted). A code matches only on a card's boundary."""
+    held = (shoe.dealt + shoe.burn_card + (progress.cards if progress else "")).count(card.code)
+    if held >= shoe.decks:
+        times = f"{shoe.decks} time{'s' if shoe.decks != 1 else ''}"
+        raise IllegalRoundError([FieldError("card", f"{card.code} already dealt {times} in this shoe")])
+
+
+def _progress_keep(progress: RoundInProgress, card: Card, plaintexts: list[str], dealer_name: str) -> None:
+    """The round in progress with ``card`` added, saved."""
+    progress.cards += card.code
+    progress.plaintexts, progress.dealer_name, progress.updated_at = plaintexts, dealer_name, timezone.now()
     progress.save()
-    return CardDealt(shoe, current, dealt, None, created=True, dealer=dealer_name)
 
 
 def _parsed_card(card: object) -> Card | None:
