@@ -18,7 +18,6 @@ from django.contrib import admin, messages
 from django.contrib.admin import helpers
 from django.contrib.admin.utils import unquote
 from django.core.exceptions import PermissionDenied
-from django.db import transaction
 from django.db.models import QuerySet
 from django.http import (
     Http404,
@@ -249,23 +248,21 @@ class ShoeAdmin(admin.ModelAdmin):
         """Cancel the round ``shoe`` is dealing, when it is still round ``seen`` (the one
         the reviewer was shown), and say what was cancelled."""
         try:
-            with transaction.atomic():
-                locked = Shoe.objects.select_for_update().select_related("table").get(pk=shoe.pk)
-                progress = RoundInProgress.objects.filter(shoe=locked).first()
-                if locked.state != Shoe.State.OPEN or progress is None:
-                    raise services.NoRoundInProgressError(str(locked))
-                if seen is not None and progress.number != seen:
-                    self.message_user(
-                        request,
-                        _(
-                            "Round %(seen)s of %(shoe)s is no longer being dealt (round %(number)s is): "
-                            "nothing was cancelled. Look again before you cancel."
-                        )
-                        % {"seen": seen, "shoe": locked, "number": progress.number},
-                        messages.WARNING,
-                    )
-                    return None
-                cancel = services.round_cancel(table=locked.table, reason=reason, user=request.user)
+            cancel = services.round_cancel(
+                table=shoe.table, reason=reason, user=request.user, number=seen, shoe_number=shoe.number
+            )
+        except services.RoundConflictError:
+            progress = RoundInProgress.objects.filter(shoe=shoe).first()
+            self.message_user(
+                request,
+                _(
+                    "Round %(seen)s of %(shoe)s is no longer being dealt (round %(number)s is): "
+                    "nothing was cancelled. Look again before you cancel."
+                )
+                % {"seen": seen, "shoe": shoe, "number": progress.number if progress else "—"},
+                messages.WARNING,
+            )
+            return None
         except (services.NoRoundInProgressError, services.NoOpenShoeError):
             self._nothing_to_cancel(request, shoe)
             return None

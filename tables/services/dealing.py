@@ -233,19 +233,25 @@ def _same_or_conflict(
         raise RoundConflictError(f"card {index} of round {number} is {there.code} already", "index")
 
 
-def round_cancel(*, table: Table, reason: str, user: object = None) -> RoundCancel:
+def round_cancel(
+    *, table: Table, reason: str, user: object = None, number: int | None = None, shoe_number: int | None = None
+) -> RoundCancel:
     """Cancel the table's round in progress (a misdeal): nothing of it is recorded, its
     cards count as not dealt, and the cancel is kept (who, when, why: append-only, like a
-    void). ``user`` is the reviewer; None for the table's dealer system. On an
-    authenticated shoe the cards' committed numbers are spent (kept as burned)."""
+    void). ``user`` is the reviewer; None for the table's dealer system. With ``number``
+    (and ``shoe_number``), only that round of that shoe (the one a reviewer was shown):
+    another round is a :class:`RoundConflictError`, another shoe has none to cancel. On an authenticated shoe the
+    cards' committed numbers are spent (kept as burned)."""
     reason = reason.strip() if isinstance(reason, str) else ""
     if not reason:
         raise IllegalRoundError([FieldError("reason", "a reason is required to cancel a round")])
     with transaction.atomic():
         shoe = open_shoe_locked(table)
         progress = RoundInProgress.objects.filter(shoe=shoe).first()
-        if progress is None:
+        if progress is None or shoe_number not in (None, shoe.number):
             raise NoRoundInProgressError(f"no round is being dealt at table {table.slug}: nothing to cancel")
+        if number is not None and number != progress.number:
+            raise RoundConflictError(f"round {number} is no longer being dealt: round {progress.number} is")
         cancel = RoundCancel.objects.create(
             shoe=shoe,
             number=progress.number,

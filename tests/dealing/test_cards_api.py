@@ -286,3 +286,12 @@ def test_the_same_card_posted_four_times_at_once_is_dealt_once(baccarat_1) -> No
     statuses = at_once(3, lambda: post(codes.get()))
     assert sorted(statuses) == [409, 409, 409]  # card 1 is 9H already
     assert Shoe.objects.get().deal_steps == 1
+
+
+def test_a_cancel_of_a_round_no_longer_dealt_cancels_nothing(open_dealer: Dealer) -> None:
+    card(open_dealer, "9H")
+    with pytest.raises(services.RoundConflictError, match="round 2 is no longer being dealt: round 1 is"):
+        services.round_cancel(table=open_dealer.table, reason="misdeal", number=2)
+    with pytest.raises(services.NoRoundInProgressError):
+        services.round_cancel(table=open_dealer.table, reason="misdeal", number=1, shoe_number=7)
+    assert RoundInProgress.objects.exists() and not RoundCancel.objects.exists()
