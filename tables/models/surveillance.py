@@ -1,0 +1,134 @@
+"""Shoe surveillance's records: the alarms raised from the cards and the tables' signals,
+and what reviewers did about each (append-only, like voids)."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from ..game.alarms import AlarmKind, Severity
+from .rounds import AppendOnly
+from .shoes import Shoe
+from .tables import Table
+
+KIND_LABELS = {
+    AlarmKind.CARD_OVERDEALT: gettext_lazy("Card dealt too often"),
+    AlarmKind.CARDS_UNACCOUNTED: gettext_lazy("Cards not accounted for"),
+    AlarmKind.PLAINTEXT_MISMATCH: gettext_lazy("Plaintext names another card"),
+    AlarmKind.SHORT_SHOE: gettext_lazy("Short shoe"),
+    AlarmKind.DECK_ORDER: gettext_lazy("Cards in new-deck order"),
+    AlarmKind.CARD_REPEATS: gettext_lazy("Too many repeated ranks or suits"),
+    AlarmKind.REPEATED_CARDS: gettext_lazy("Cards repeat an earlier shoe"),
+    AlarmKind.REPEATED_RESULTS: gettext_lazy("Results repeat an earlier shoe"),
+    AlarmKind.OUTCOMES: gettext_lazy("Outcomes off their odds"),
+    AlarmKind.STREAK: gettext_lazy("Unlikely streak"),
+    AlarmKind.OPERATIONS: gettext_lazy("Dealer or table signals"),
+}
+SEVERITY_LABELS = {Severity.WARNING: gettext_lazy("Warning"), Severity.CRITICAL: gettext_lazy("Critical")}
+
+
+class Alarm(models.Model):
+    """One thing surveillance found on a shoe (or a table's day), raised once: the same
+    finding found again keeps this row (``kind`` and ``key`` are unique together). Its
+    state changes only with an :class:`AlarmNote`, written by the same service call."""
+
+    class State(models.TextChoices):
+        OPEN = "open", gettext_lazy("Open")
+        ACKNOWLEDGED = "acknowledged", gettext_lazy("Acknowledged")
+        RESOLVED = "resolved", gettext_lazy("Resolved")
+
+    table = models.ForeignKey(
+        Table, verbose_name=gettext_lazy("table"), on_delete=models.PROTECT, related_name="alarms"
+    )
+    shoe = models.ForeignKey(
+        Shoe,
+        verbose_name=gettext_lazy("shoe"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="alarms",
+        help_text=gettext_lazy("The shoe it was found on (none for a table's or a dealer's day)."),
+    )
+    kind = models.CharField(
+        gettext_lazy("kind"), max_length=24, choices=[(kind.value, label) for kind, label in KIND_LABELS.items()]
+    )
+    severity = models.CharField(
+        gettext_lazy("severity"),
+        max_length=8,
+        choices=[(severity.value, label) for severity, label in SEVERITY_LABELS.items()],
+    )
+    key = models.CharField(
+        gettext_lazy("key"), max_length=120, help_text=gettext_lazy("What makes two findings of a kind one alarm.")
+    )
+    round_number = models.PositiveIntegerField(
+        gettext_lazy("round number"),
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("The shoe's round at which it was found."),
+    )
+    dealer_name = models.CharField(gettext_lazy("dealer name"), max_length=80, blank=True)
+    evidence = models.JSONField(gettext_lazy("evidence"), default=dict, blank=True)
+    state = models.CharField(gettext_lazy("state"), max_length=12, choices=State.choices, default=State.OPEN)
+    raised_at = models.DateTimeField(gettext_lazy("raised at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["-raised_at", "-pk"]
+        constraints = [models.UniqueConstraint(fields=["kind", "key"], name="one_alarm_per_finding")]
+        indexes = [
+            models.Index(fields=["state", "-raised_at"], name="alarm_by_state"),  # the desk's open alarms
+            models.Index(fields=["table", "-raised_at"], name="alarm_by_table"),
+        ]
+        verbose_name = gettext_lazy("alarm")
+        verbose_name_plural = gettext_lazy("alarms")
+        permissions = [("handle_alarm", "Can acknowledge and resolve an alarm")]
+
+    def __str__(self) -> str:
+        return _("%(kind)s · %(where)s") % {"kind": self.kind_label, "where": self.shoe or self.table}
+
+    @property
+    def kind_label(self) -> str:
+        return str(KIND_LABELS.get(AlarmKind(self.kind), self.kind))
+
+    @property
+    def severity_label(self) -> str:
+        return str(SEVERITY_LABELS.get(Severity(self.severity), self.severity))
+
+
+class AlarmNote(AppendOnly):
+    """A reviewer acknowledged or resolved an alarm: who, when, why. Kept for good."""
+
+    class Action(models.TextChoices):
+        ACKNOWLEDGE = "acknowledge", gettext_lazy("Acknowledged")
+        RESOLVE = "resolve", gettext_lazy("Resolved")
+
+    alarm = models.ForeignKey(Alarm, verbose_name=gettext_lazy("alarm"), on_delete=models.PROTECT, related_name="notes")
+    action = models.CharField(gettext_lazy("action"), max_length=12, choices=Action.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        verbose_name=gettext_lazy("user"),
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="+",
+    )
+    username = models.CharField(
+        gettext_lazy("username"), max_length=150, blank=True, help_text=gettext_lazy("Who, as named when it happened.")
+    )
+    at = models.DateTimeField(gettext_lazy("time"), default=timezone.now, db_index=True)
+    note = models.TextField(gettext_lazy("note"))
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+        verbose_name = gettext_lazy("alarm note")
+        verbose_name_plural = gettext_lazy("alarm notes")
+
+    def __str__(self) -> str:
+        return _("%(alarm)s · %(action)s at %(at)s") % {
+            "alarm": self.alarm,
+            "action": self.get_action_display(),
+            "at": date_format(timezone.localtime(self.at), "DATETIME_FORMAT"),
+        }
