@@ -43,7 +43,8 @@ from .authentication import selectors as authentication
 from .desk import lists, rounds
 from .desk import shoe as shoe_desk
 from .labels import winner_name
-from .models import Round, RoundAudit, RoundCancel, RoundInProgress, Shoe, Table
+from .models import Alarm, AlarmNote, Round, RoundAudit, RoundCancel, RoundInProgress, Shoe, Table
+from .surveillance.alarm_admin import AlarmAdmin, AlarmNoteAdmin, desk_alarms
 from .templatetags import cards
 
 # Sign-ins go through the throttled form (its documented hook); config/urls.py routes
@@ -177,6 +178,7 @@ class ShoeAdmin(admin.ModelAdmin):
             "refusals": list(authentication.shoe_plaintext_refusals(shoe=shoe)[:REFUSALS_SHOWN]),
             "refusals_shown": REFUSALS_SHOWN,
             **shoe_desk.dealing_context(shoe),
+            "alarms": desk_alarms(request, shoe.pk),
             "can_cancel": self.has_cancel_round_permission(request, shoe),
             **(extra_context or {}),
         }
@@ -618,3 +620,7 @@ class RoundCancelAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request: HttpRequest, obj: RoundCancel | None = None) -> bool:
         return False
+
+
+admin.site.register(Alarm, AlarmAdmin)
+admin.site.register(AlarmNote, AlarmNoteAdmin)

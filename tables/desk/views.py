@@ -13,6 +13,7 @@ from django.utils import translation
 from django.views.decorators.http import require_http_methods
 
 from .. import selectors
+from ..surveillance.alarm_admin import desk_alarms
 from . import exports, review
 
 GLANCE_SHOES = 50  # the latest shoes tested for the flag
@@ -99,4 +100,4 @@ def admin_index(request: HttpRequest) -> HttpResponse:
             "flagged": selectors.recent_flagged_shoes(threshold=threshold, shoes=GLANCE_SHOES),
             "events": selectors.recent_audit_events(limit=GLANCE_EVENTS),
         }
-    return admin.site.index(request, extra_context={"glance": glance})
+    return admin.site.index(request, extra_context={"glance": glance, "alarms": desk_alarms(request)})

@@ -11,7 +11,8 @@ a table's pages show, and :func:`odds_changed` once a round's odds are stored. I
 - :mod:`.ledger`: the push protocol's shared state, with one owner: which groups have
   a page open somewhere, which process pushes a table when, what each table's pages
   were pushed last.
-- :mod:`.consumers`, :mod:`.routing`: the websockets of table pages and the lobby.
+- :mod:`.consumers`, :mod:`.routing`: the websockets of table pages, the lobby, the
+  good-road alerts and the reviewer's desk (its alarms).
 - :mod:`.lifespan`: the ASGI server's start and stop.
 """
 
@@ -24,8 +25,8 @@ from .push import Sender
 from .scheduler import Scheduler, install, scheduler
 
 __all__ = [
-    "PUSH", "Scheduler", "channel_layer_check", "install", "lobby_group", "lobby_languages", "odds_changed",
-    "push_message", "round_dealt", "scheduler", "table_changed", "table_group",
+    "PUSH", "Scheduler", "alarms_changed", "channel_layer_check", "install", "lobby_group", "lobby_languages",
+    "odds_changed", "push_message", "round_dealt", "scheduler", "table_changed", "table_group",
 ]  # fmt: skip
 
 
@@ -38,6 +39,12 @@ def round_dealt(table_id: int, slug: str) -> None:
     """Call after a commit that dealt a card of a round in progress, or cancelled one
     (``transaction.on_commit``): the table's pages get the round as it is now at once."""
     scheduler().round_dealt(table_id, slug)
+
+
+def alarms_changed(shoe_id: int | None) -> None:
+    """Call after a commit that raised or noted an alarm (of ``shoe_id``, or a table's
+    day): the reviewer's desk gets its alarms at once."""
+    scheduler().alarms_changed(shoe_id)
 
 
 def odds_changed(table_id: int) -> None:

@@ -28,11 +28,13 @@ from django.conf import settings
 from django.utils import translation
 
 from .. import selectors
+from ..access.desk_sockets import desk_ticket_allows
 from ..models import Table
 from ..operations.metrics import PAGES_CONNECTED, PUSHES_DROPPED, RESYNCS
 from ..page_version import PageVersion
 from ..pages import fragments
-from .groups import alerts_group, lobby_group, table_group
+from ..surveillance import panel
+from .groups import alerts_group, desk_group, desk_shoe_group, lobby_group, table_group
 from .resyncs import LATER, Malformed, Pacer, resync_request
 from .scheduler import scheduler
 
@@ -40,6 +42,7 @@ log = logging.getLogger(__name__)
 _T = TypeVar("_T")
 
 CLOSE_MALFORMED = 4400  # the page sent something other than a resync request
+CLOSE_FORBIDDEN = 4403  # a desk's socket without a ticket that lets it see alarms
 NO_CHANNEL = "pages-have-no-channel"  # not in CHANNEL_LAYERS: Channels gives a page no channel of its own
 
 
@@ -272,6 +275,32 @@ class AlertsConsumer(FragmentConsumer):
 
     def missed(self, have: dict[str, PageVersion]) -> str:
         return ""
+
+
+class DeskConsumer(FragmentConsumer):
+    """The reviewer's desk (admin's index, or a shoe's page): its alarms panel, pushed
+    whole when an alarm is raised or noted, and sent whole on every (re)connect. Opened
+    only with a ticket (``?ticket=``) that lets its reviewer see alarms."""
+
+    kind = "desk"
+
+    def __init__(self, *, shoe_id: int | None = None) -> None:
+        super().__init__()
+        self.shoe_id = shoe_id
+
+    async def connect(self) -> None:
+        query = parse_qs(self.scope.get("query_string", b"").decode("latin-1"))
+        ticket = query.get("ticket", [""])[-1]
+        if not ticket or not await database_sync_to_async(desk_ticket_allows)(ticket):
+            await self.close(code=CLOSE_FORBIDDEN)
+            return
+        shoe_id = self.shoe_id
+        await self.open_in_language(
+            (lambda language: desk_shoe_group(shoe_id, language)) if shoe_id is not None else desk_group
+        )
+
+    def missed(self, have: dict[str, PageVersion]) -> str:
+        return panel.panel_html(self.shoe_id)
 
 
 def in_own_context(work: Callable[[_T], str], argument: _T, language: str) -> str:

@@ -30,3 +30,13 @@ def lobby_group(language: str = settings.LANGUAGE_CODE) -> str:
 def alerts_group(language: str = settings.LANGUAGE_CODE) -> str:
     """The pages that asked for good-road alerts (any table's), in ``language``."""
     return f"alerts.{language}"
+
+
+def desk_group(language: str = settings.LANGUAGE_CODE) -> str:
+    """The reviewer's desk (admin's index): its alarms panel."""
+    return f"desk.{language}"
+
+
+def desk_shoe_group(shoe_id: int, language: str = settings.LANGUAGE_CODE) -> str:
+    """A shoe's page on the reviewer's desk: the shoe's alarms panel."""
+    return f"desk.shoe.{shoe_id}.{language}"

@@ -25,7 +25,8 @@ from ..models import Shoe, Table
 from ..operations.metrics import PUSHES_DROPPED
 from ..page_version import PageVersion
 from ..pages import alerts, fragments
-from .groups import alerts_group, languages, lobby_group, push_message, table_group
+from ..surveillance import panel
+from .groups import alerts_group, desk_group, desk_shoe_group, languages, lobby_group, push_message, table_group
 from .ledger import PushLedger
 
 log = logging.getLogger(__name__)
@@ -217,3 +218,21 @@ def publish_odds(table_id: int, *, sender: Sends, ledger: PushLedger) -> None:
                     sender.send(alerted, push_message(alerted, alerts.alert_html(alert)))
     except Exception:
         log.warning("odds push for table %s failed", table_id, exc_info=True)
+
+
+def publish_alarms(shoe_id: int | None, sender: Sends, ledger: PushLedger) -> None:
+    """Push the desk's alarms panel (admin's index) and, for an alarm of a shoe, that
+    shoe's page's, each in every language a reviewer's page shows it in; never raises."""
+    try:
+        for language in languages():
+            groups: list[tuple[str, int | None]] = [(desk_group(language), None)]
+            if shoe_id is not None:
+                groups.append((desk_shoe_group(shoe_id, language), shoe_id))
+            watched = ledger.watched(*(group for group, _ in groups))
+            for group, scope in groups:
+                if watched[group]:
+                    with translation.override(language):
+                        sender.send(group, push_message(group, panel.panel_html(scope)))
+    except Exception:
+        PUSHES_DROPPED.labels("send_failed").inc()
+        log.warning("alarms push for shoe %s failed", shoe_id, exc_info=True)

@@ -1,5 +1,5 @@
-"""The live pages' websockets by address: ``/ws/tables/<slug>/``, ``/ws/lobby/`` and
-``/ws/alerts/``.
+"""The live pages' websockets by address: ``/ws/tables/<slug>/``, ``/ws/lobby/``,
+``/ws/alerts/``, and the reviewer's desk's ``/ws/desk/`` and ``/ws/desk/shoes/<id>/``.
 
 A router of its own rather than Channels' ``URLRouter``, which hands each socket a copy
 of its scope with the route's arguments added, kept for as long as the page is open
@@ -12,13 +12,14 @@ import re
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from .consumers import AlertsConsumer, FragmentConsumer, LobbyConsumer, TableConsumer
+from .consumers import AlertsConsumer, DeskConsumer, FragmentConsumer, LobbyConsumer, TableConsumer
 
 Scope = dict[str, Any]
 Receive = Callable[[], Awaitable[dict[str, Any]]]
 Send = Callable[[dict[str, Any]], Awaitable[None]]
 
 TABLE = re.compile(r"/ws/tables/(?P<slug>[-a-zA-Z0-9_]+)/")  # Django's <slug:slug>
+DESK_SHOE = re.compile(r"/ws/desk/shoes/(?P<id>[0-9]{1,18})/")
 
 
 def page_consumer(path: str) -> FragmentConsumer:
@@ -27,6 +28,10 @@ def page_consumer(path: str) -> FragmentConsumer:
         return LobbyConsumer()
     if path == "/ws/alerts/":
         return AlertsConsumer()
+    if path == "/ws/desk/":
+        return DeskConsumer()
+    if (shoe := DESK_SHOE.fullmatch(path)) is not None:
+        return DeskConsumer(shoe_id=int(shoe["id"]))
     found = TABLE.fullmatch(path)
     if found is None:
         raise ValueError(f"No route found for path {path!r}.")

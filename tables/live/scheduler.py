@@ -90,6 +90,11 @@ class Scheduler:
         with contextlib.suppress(Exception):  # the next card, or the round's own push, brings them up to date
             self.runner.run_later(0, push.publish_dealing, table_id, self.sender, self.ledger)
 
+    def alarms_changed(self, shoe_id: int | None) -> None:
+        """An alarm was raised or noted: push the desk's alarms at once (they are few)."""
+        with contextlib.suppress(Exception):  # a desk that reconnects gets them anyway
+            self.runner.run_later(0, push.publish_alarms, shoe_id, self.sender, self.ledger)
+
     def odds_changed(self, table_id: int) -> None:
         """A round's odds are stored (in a background job already): push them now."""
         push.publish_odds(table_id, sender=self.sender, ledger=self.ledger)

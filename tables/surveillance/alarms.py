@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
+from .. import live
 from ..game.alarms import Finding
 from ..models import Alarm, AlarmNote, Shoe, Table
 
@@ -37,12 +38,13 @@ def alarm_raise(finding: Finding, *, table: Table, shoe: Shoe | None = None, dea
             )
     except IntegrityError:
         return None
-    transaction.on_commit(lambda: alarm_raised(alarm.pk))
+    transaction.on_commit(lambda: alarm_raised(alarm))
     return alarm
 
 
-def alarm_raised(alarm_pk: int) -> None:
-    """After an alarm's commit: what is told of it (the desk's push, the webhooks)."""
+def alarm_raised(alarm: Alarm) -> None:
+    """After an alarm's commit: the desk's pages get it, and the webhooks."""
+    live.alarms_changed(alarm.shoe_id)
 
 
 def alarm_note(*, alarm: Alarm, action: AlarmNote.Action, note: str, user: object) -> AlarmNote:
@@ -65,5 +67,6 @@ def alarm_note(*, alarm: Alarm, action: AlarmNote.Action, note: str, user: objec
         )
         locked.state = NOTE_STATES[action]
         locked.save(update_fields=["state"])
+        transaction.on_commit(lambda: live.alarms_changed(locked.shoe_id))
     alarm.state = locked.state
     return written

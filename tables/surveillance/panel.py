@@ -1,0 +1,43 @@
+"""The alarms as the reviewer's desk shows them: on admin's index (every alarm not yet
+resolved) and on a shoe's page (all of that shoe's), rendered by one template, pushed
+whole when an alarm is raised or noted (a panel is a few KiB at most: it lists
+``PANEL_ALARMS``) and sent again to a page that (re)connects."""
+
+from __future__ import annotations
+
+from django.db.models import Max, Q
+from django.template.loader import render_to_string
+
+from ..models import Alarm, AlarmNote
+from ..page_version import PageVersion
+from .words import alarm_facts
+
+PANEL_ALARMS = 25  # the newest shown; the alarm list in admin has the rest
+
+
+def panel_alarms(shoe_id: int | None = None) -> list[Alarm]:
+    """The desk's alarms, newest first: a shoe's all, or every one not resolved."""
+    found = Alarm.objects.select_related("table", "shoe__table")
+    found = found.filter(shoe_id=shoe_id) if shoe_id is not None else found.exclude(state=Alarm.State.RESOLVED)
+    return list(found.order_by("-raised_at", "-pk")[:PANEL_ALARMS])
+
+
+def panel_version(shoe_id: int | None = None) -> PageVersion:
+    """What the panel shows, as one value that only grows: the newest alarm and the
+    newest note in its scope (a push older than what a page shows is not swapped in)."""
+    alarms = Alarm.objects.filter(shoe_id=shoe_id) if shoe_id is not None else Alarm.objects.all()
+    notes = AlarmNote.objects.filter(Q(alarm__shoe_id=shoe_id) if shoe_id is not None else Q())
+    return PageVersion(alarms.aggregate(last=Max("pk"))["last"] or 0, notes.aggregate(last=Max("pk"))["last"] or 0, 0)
+
+
+def panel_html(shoe_id: int | None = None) -> str:
+    """The panel, in the active language (``hx-swap-oob``: a push replaces it by id)."""
+    return render_to_string(
+        "admin/tables/_alarms.html",
+        {
+            "alarms": [(alarm, alarm_facts(alarm)) for alarm in panel_alarms(shoe_id)],
+            "version": panel_version(shoe_id),
+            "shoe_id": shoe_id,
+            "limit": PANEL_ALARMS,
+        },
+    )
