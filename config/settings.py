@@ -208,6 +208,20 @@ REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
 # 20 s and 600 MB of CSV. A longer history is exported a date range at a time.
 EXPORT_MAX_ROUNDS = int(env("EXPORT_MAX_ROUNDS", "1000000"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
+# Shoe surveillance (tables/game/thresholds.py, calibrated by benchmarks/shuffle_alarms.py):
+# a check raises an alarm when its p-value falls under its threshold, critical under the
+# last; a shoe's stretch found again in this many places in line is a reused shoe.
+SURVEILLANCE_THRESHOLDS = {
+    name: float(env(f"ALARM_{name.upper()}", default))
+    for name, default in {
+        "composition": "1e-8",
+        "deck_order": "1e-8",
+        "repeats": "1e-8",
+        "outcomes": "1e-6",
+        "streak": "1e-5",
+        "critical": "1e-12",
+    }.items()
+} | {"stretch_hits": int(env("ALARM_STRETCH_HITS", "2"))}
 # /readyz answers within this many seconds, a dependency that has not answered by then
 # failed (tables/operations/probes.py).
 READY_TIMEOUT = float(env("READY_TIMEOUT", "1.5"))

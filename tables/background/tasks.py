@@ -13,6 +13,7 @@ from django.db import OperationalError
 from .. import live
 from ..demo import simulator
 from ..pages import fragments
+from ..surveillance import checks
 from . import odds
 
 # Beat's periodic work: retried a few times while the database is unreachable, its
@@ -44,3 +45,19 @@ def lobby_cards_render() -> None:
     """Keep every table's lobby card rendered in the cache, in each language a lobby page
     shows (after a deploy or a cache flush the lobby pages would render them all)."""
     fragments.lobby_cards_keep(live.lobby_languages())
+
+
+@shared_task(
+    name=checks.CHECKS_TASK, ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5
+)
+def shoe_checks_run(shoe_id: int) -> None:
+    """Shoe surveillance: every check of the shoe after its latest rounds."""
+    checks.shoe_checks_run(shoe_id)
+
+
+@shared_task(
+    name=checks.REFUSED_TASK, ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5
+)
+def refused_cards_check(shoe_id: int, cards: list[str]) -> None:
+    """Shoe surveillance: a round refused for a card the shoe no longer holds."""
+    checks.refused_cards_check(shoe_id, cards)

@@ -32,6 +32,11 @@ class IllegalRoundError(ValueError):
         self.errors = tuple(errors)
 
 
+class ShoeCountError(IllegalRoundError):
+    """A card the shoe no longer holds: dealt as often as its decks hold it already. A
+    refusal, and a sign for surveillance that the shoe is not what it should be."""
+
+
 def validate_round(player: object, banker: object) -> RoundOutcome:
     """Check a reported round against the drawing rules and return its outcome.
 
@@ -50,11 +55,11 @@ def check_shoe_counts(outcome: RoundOutcome, *, dealt: Mapping[Card, int], decks
     """Check that the shoe still holds the round's cards.
 
     ``dealt`` counts the cards already dealt from the shoe; a shoe of ``decks`` decks
-    holds ``decks`` copies of each card. Raises :class:`IllegalRoundError`.
+    holds ``decks`` copies of each card. Raises :class:`ShoeCountError`.
     """
     errors = _shoe_errors(outcome.player_cards, outcome.banker_cards, dealt, decks)
     if errors:
-        raise IllegalRoundError(errors)
+        raise ShoeCountError(errors)
 
 
 # Characters that change the direction of the text after them until they are closed (or

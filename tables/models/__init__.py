@@ -8,7 +8,8 @@
 - :mod:`.dealing`: :class:`RoundInProgress` (a round being dealt card by card) and
   :class:`RoundCancel` (one cancelled before it was complete).
 - :mod:`.surveillance`: :class:`Alarm` (what shoe surveillance found) and
-  :class:`AlarmNote` (a reviewer acknowledged or resolved it, append-only).
+  :class:`AlarmNote` (a reviewer acknowledged or resolved it, append-only), and
+  :class:`ShoeStretch` (fingerprints of a shoe's stretches, to find them again).
 - :mod:`.card_authentication`: :class:`ShoeCard` (a committed card) and
   :class:`PlaintextRefusal` (a plaintext refused), seed 001's records.
 """
@@ -20,11 +21,11 @@ from .dealing import RoundCancel, RoundInProgress
 from .rounds import AppendOnly, AppendOnlyError, Round, RoundAudit
 from .shoe_days import ShoeDay
 from .shoes import Shoe
-from .surveillance import Alarm, AlarmNote
+from .surveillance import Alarm, AlarmNote, ShoeStretch
 from .tables import CUT_CARD_RULE_CHOICES, Table, Variant, token_digest
 
 __all__ = [
     "CUT_CARD_RULE_CHOICES", "Alarm", "AlarmNote", "AppendOnly", "AppendOnlyError", "PlaintextRefusal", "Round",
-    "RoundAudit", "RoundCancel",
-    "RoundInProgress", "Shoe", "ShoeCard", "ShoeDay", "Table", "Variant", "token_digest",
+    "RoundAudit", "RoundCancel", "RoundInProgress", "Shoe", "ShoeCard", "ShoeDay", "ShoeStretch", "Table", "Variant",
+    "token_digest",
 ]  # fmt: skip

@@ -132,3 +132,32 @@ class AlarmNote(AppendOnly):
             "action": self.get_action_display(),
             "at": date_format(timezone.localtime(self.at), "DATETIME_FORMAT"),
         }
+
+
+class ShoeStretch(models.Model):
+    """The fingerprint of a stretch of a shoe's dealt cards (or of its rounds' results),
+    kept so a later shoe of any table that repeats it is found by index, not by reading
+    history: a reused shoe, or a "preset" one. Written by the checks after each round,
+    only for the stretches that round completed."""
+
+    class Kind(models.TextChoices):
+        CARDS = "cards", gettext_lazy("Cards")
+        RESULTS = "results", gettext_lazy("Results")
+
+    shoe = models.ForeignKey(Shoe, verbose_name=gettext_lazy("shoe"), on_delete=models.CASCADE, related_name="+")
+    kind = models.CharField(gettext_lazy("kind"), max_length=7, choices=Kind.choices)
+    position = models.PositiveSmallIntegerField(
+        gettext_lazy("position"), help_text=gettext_lazy("Where it starts: a card's (or a round's) place in the shoe.")
+    )
+    fingerprint = models.BigIntegerField(gettext_lazy("fingerprint"))
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["shoe", "kind", "position"], name="one_stretch_per_place"),
+        ]
+        indexes = [models.Index(fields=["kind", "fingerprint"], name="stretch_by_fingerprint")]
+        verbose_name = gettext_lazy("shoe stretch")
+        verbose_name_plural = gettext_lazy("shoe stretches")
+
+    def __str__(self) -> str:
+        return f"{self.shoe_id}:{self.kind}:{self.position}"

@@ -16,11 +16,11 @@ from ..errors import NoRoundInProgressError, RoundConflictError, ShoeConflictErr
 from ..game.authentication import PlaintextError, plaintext_card
 from ..game.cards import Card, InvalidCardError
 from ..game.dealing import CardNotCalledError, Deal, Side, deal_of
-from ..game.validation import FieldError, IllegalRoundError, check_name
+from ..game.validation import FieldError, IllegalRoundError, ShoeCountError, check_name
 from ..models import Round, RoundCancel, RoundInProgress, Shoe, ShoeCard, Table
 from ..operations import context
 from ..operations.metrics import CARDS_DEALT, ROUNDS_CANCELLED
-from .rounds import round_record
+from .rounds import cards_overdealt, round_record
 from .shoes import open_shoe_locked
 
 
@@ -72,6 +72,10 @@ def card_deal(
             )
     except authentication.PlaintextRefusedError as refused:
         authentication.record_refusals(refused)
+        raise
+    except ShoeCountError:
+        if parsed is not None:
+            cards_overdealt(table=table, cards=[parsed])
         raise
     context.bind(table=table.slug, shoe=dealt.shoe.number, round=dealt.number)
     if dealt.created:
@@ -158,7 +162,7 @@ def _check_held(shoe: Shoe, card: Card, progress: RoundInProgress | None) -> Non
     held = (shoe.dealt + shoe.burn_card + (progress.cards if progress else "")).count(card.code)
     if held >= shoe.decks:
         times = f"{shoe.decks} time{'s' if shoe.decks != 1 else ''}"
-        raise IllegalRoundError([FieldError("card", f"{card.code} already dealt {times} in this shoe")])
+        raise ShoeCountError([FieldError("card", f"{card.code} already dealt {times} in this shoe")])
 
 
 def _progress_keep(progress: RoundInProgress, card: Card, plaintexts: list[str], dealer_name: str) -> None:

@@ -17,11 +17,19 @@ from ..errors import RoundAlreadyVoidedError, RoundConflictError, ShoeConflictEr
 from ..game.bets import results_to_data, settle_bets
 from ..game.cards import Card, pack_cards
 from ..game.outcome import RoundOutcome
-from ..game.validation import FieldError, IllegalRoundError, check_name, check_shoe_counts, validate_round
+from ..game.validation import (
+    FieldError,
+    IllegalRoundError,
+    ShoeCountError,
+    check_name,
+    check_shoe_counts,
+    validate_round,
+)
 from ..models import Round, RoundAudit, Shoe, ShoeCard, Table
 from ..operations import context
 from ..operations.metrics import ROUNDS_RECORDED
 from ..selectors import played_round
+from ..surveillance import checks as surveillance
 from . import shoe_days
 from .shoes import open_shoe_locked, refuse_while_dealing
 
@@ -80,6 +88,9 @@ def round_record(
     except authentication.PlaintextRefusedError as refused:
         authentication.record_refusals(refused)
         raise
+    except ShoeCountError:
+        cards_overdealt(table=table, cards=[*outcome.player_cards, *outcome.banker_cards])
+        raise
     context.bind(table=table.slug, shoe=recorded.round.shoe.number, round=recorded.round.number)
     if recorded.created:
         ROUNDS_RECORDED.labels(table.slug).inc()
@@ -127,7 +138,16 @@ def _round_insert(
         Shoe.objects.filter(pk=shoe.pk).update(**changes)
         transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
         transaction.on_commit(lambda: round_odds_queue(shoe_id=shoe.pk, round_pk=round_.pk))
+        transaction.on_commit(lambda: surveillance.shoe_checks_queue(shoe_id=shoe.pk))
     return RecordedRound(round_, created=True)
+
+
+def cards_overdealt(*, table: Table, cards: list[Card]) -> None:
+    """A round or a card refused because the table's shoe no longer holds one of its
+    cards: surveillance raises it as an alarm too (in the background)."""
+    shoe_id = Shoe.objects.filter(table=table, state=Shoe.State.OPEN).values_list("pk", flat=True).first()
+    if shoe_id is not None:
+        surveillance.refused_cards_queue(shoe_id=shoe_id, cards=[card.code for card in cards])
 
 
 def round_row(*, shoe: Shoe, number: int, outcome: RoundOutcome, table: Table, dealer: str | None) -> Round:

@@ -1,0 +1,89 @@
+"""Shoe surveillance after each round (issue 35): the checks run in the background after a
+round is recorded, and raise each finding once as an alarm: a shoe dealt in new-deck
+order, a shoe that repeats an earlier shoe's cards, a card dealt more often than the
+shoe holds; a properly shuffled shoe raises nothing."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tables import services
+from tables.game.cards import ALL_CARDS, Card
+from tables.game.dealing import deal_round
+from tables.game.validation import IllegalRoundError
+from tables.models import Alarm, ShoeStretch
+
+pytestmark = pytest.mark.django_db(transaction=True)  # the checks are queued after commit
+
+
+def deal_in_order(table, cards: list[Card], rounds: int) -> None:
+    """Deal ``rounds`` rounds from the front of ``cards`` through the recording service."""
+    source = iter(cards)
+    for _ in range(rounds):
+        outcome = deal_round(lambda: next(source))
+        services.round_record(
+            table=table,
+            player=[c.code for c in outcome.player_cards],
+            banker=[c.code for c in outcome.banker_cards],
+        )
+
+
+def kinds() -> list[str]:
+    return sorted(Alarm.objects.values_list("kind", flat=True))
+
+
+def test_a_shoe_dealt_in_new_deck_order_raises_the_deck_order_alarm_once(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    deal_in_order(table, list(ALL_CARDS) * 8, rounds=12)
+    alarm = Alarm.objects.get(kind="deck_order")
+    assert alarm.severity == "critical" and alarm.table == table and alarm.shoe.number == 1
+    assert alarm.round_number is not None and alarm.round_number <= 12
+    assert alarm.evidence["p_value"] < 1e-8 and alarm.evidence["rounds"]
+    assert Alarm.objects.filter(kind="deck_order").count() == 1  # found again each round, raised once
+
+
+def test_a_properly_shuffled_shoe_raises_nothing(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    order = list(ALL_CARDS) * 8
+    random.Random(35).shuffle(order)
+    deal_in_order(table, order, rounds=60)
+    assert kinds() == []
+    assert ShoeStretch.objects.filter(kind="cards").count() > 250  # its stretches kept, to find them again
+
+
+def test_a_shoe_repeating_an_earlier_shoe_of_another_table_raises_repeated_cards(baccarat_1) -> None:
+    table, _ = baccarat_1
+    other, _ = services.table_create(slug="baccarat-2", name="Baccarat 2")
+    order = list(ALL_CARDS) * 8
+    random.Random(7).shuffle(order)
+    services.shoe_start(table=table)
+    deal_in_order(table, order, rounds=20)
+    services.shoe_start(table=other)
+    deal_in_order(other, order, rounds=5)  # the same shoe, dealt again at another table
+    alarm = Alarm.objects.get(kind="repeated_cards")
+    assert alarm.table == other and alarm.severity == "critical"
+    assert kinds().count("repeated_results") <= 1 and "deck_order" not in kinds()
+
+
+def test_a_card_the_shoe_no_longer_holds_is_refused_and_raised(db) -> None:
+    table, _ = services.table_create(slug="one-deck", name="One deck", decks=1)
+    services.shoe_start(table=table)
+    services.round_record(table=table, player=["AS", "9H"], banker=["KD", "8C"])
+    with pytest.raises(IllegalRoundError, match="AS already dealt 1 time"):
+        services.round_record(table=table, player=["AS", "9D"], banker=["KH", "8S"])
+    alarm = Alarm.objects.get(kind="card_overdealt")
+    assert alarm.severity == "critical" and alarm.evidence["cards"] == ["AS"]
+    assert table.shoes.get().rounds.count() == 1  # refused: nothing recorded
+
+
+def test_a_card_dealt_card_by_card_that_the_shoe_no_longer_holds_is_raised_too(db) -> None:
+    table, _ = services.table_create(slug="one-deck", name="One deck", decks=1)
+    services.shoe_start(table=table)
+    services.round_record(table=table, player=["AS", "9H"], banker=["KD", "8C"])
+    with pytest.raises(IllegalRoundError):
+        services.card_deal(table=table, card="AS")
+    assert kinds() == ["card_overdealt"]
