@@ -44,6 +44,7 @@ from .desk import lists, rounds
 from .desk import shoe as shoe_desk
 from .labels import winner_name
 from .models import Round, RoundAudit, RoundCancel, RoundInProgress, Shoe, Table
+from .surveillance import admin as surveillance_admin  # noqa: F401  (registers the webhooks' admin)
 from .templatetags import cards
 
 # Sign-ins go through the throttled form (its documented hook); config/urls.py routes

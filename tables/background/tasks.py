@@ -13,6 +13,7 @@ from django.db import OperationalError
 from .. import live
 from ..demo import simulator
 from ..pages import fragments
+from ..surveillance import webhooks
 from . import odds
 
 # Beat's periodic work: retried a few times while the database is unreachable, its
@@ -44,3 +45,16 @@ def lobby_cards_render() -> None:
     """Keep every table's lobby card rendered in the cache, in each language a lobby page
     shows (after a deploy or a cache flush the lobby pages would render them all)."""
     fragments.lobby_cards_keep(live.lobby_languages())
+
+
+@shared_task(name=webhooks.ATTEMPT_TASK, ignore_result=True)
+def webhook_delivery_attempt(delivery_pk: int) -> None:
+    """One attempt at sending an alarm to a webhook; it queues its own retry (a failure
+    to reach the database leaves the delivery to the sweep)."""
+    webhooks.delivery_attempt_job(delivery_pk)
+
+
+@shared_task(name=webhooks.SWEEP_TASK, **PERIODIC)
+def webhook_deliveries_due_queue() -> None:
+    """Beat's sweep: webhook deliveries whose retry was lost, queued again."""
+    webhooks.deliveries_due_queue(older_than=settings.WEBHOOK_SWEEP_SECONDS)

@@ -7,6 +7,7 @@ from django.utils import timezone
 
 from ..game.alarms import Finding
 from ..models import Alarm, AlarmNote, Shoe, Table
+from . import webhooks
 
 NOTE_STATES = {
     AlarmNote.Action.ACKNOWLEDGE: Alarm.State.ACKNOWLEDGED,
@@ -43,6 +44,7 @@ def alarm_raise(finding: Finding, *, table: Table, shoe: Shoe | None = None, dea
 
 def alarm_raised(alarm_pk: int) -> None:
     """After an alarm's commit: what is told of it (the desk's push, the webhooks)."""
+    webhooks.alarm_deliveries_queue(alarm_pk=alarm_pk)
 
 
 def alarm_note(*, alarm: Alarm, action: AlarmNote.Action, note: str, user: object) -> AlarmNote:
