@@ -4,6 +4,7 @@ first attempts or was down for an hour, and the delivery log shows each attempt.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 from datetime import UTC, timedelta
@@ -13,6 +14,7 @@ from django.conf import settings
 
 from tables.background import runner as background
 from tables.background import tasks
+from tables.background.sweeps import webhook_sweep_forever
 from tables.game.alarms import AlarmKind
 from tables.models import Alarm, WebhookAttempt, WebhookDelivery
 from tables.surveillance import webhooks
@@ -243,3 +245,41 @@ def test_celery_beat_runs_the_webhook_sweep_every_webhook_sweep_seconds() -> Non
     assert entry == {"task": webhooks.SWEEP_TASK, "schedule": settings.WEBHOOK_SWEEP_SECONDS}
     assert tasks.webhook_deliveries_due_queue.name == entry["task"]
     assert tasks.webhook_delivery_attempt.name == webhooks.ATTEMPT_TASK
+
+
+def test_with_a_broker_an_attempt_and_its_retry_are_celery_tasks_with_their_countdown(
+    clock, receiver, hook, raise_alarm, monkeypatch, settings
+) -> None:
+    sent: list[tuple[str, dict]] = []
+    settings.CELERY_BROKER_URL, settings.TASKS_INLINE = "redis://127.0.0.1:1/0", False
+    monkeypatch.setattr(background.current_app, "send_task", lambda name, **options: sent.append((name, options)))
+    receiver.answer = lambda tries, request: 500
+    hook()
+    alarm = raise_alarm(STREAK)
+    delivery = WebhookDelivery.objects.get(alarm=alarm)
+    [(name, first)] = sent
+    assert name == webhooks.ATTEMPT_TASK and first == {"args": (delivery.pk,), "headers": None}
+    tasks.webhook_delivery_attempt(delivery.pk)  # the worker runs it: refused, its retry queued 10 s on
+    [_, (name, retry)] = sent
+    assert name == webhooks.ATTEMPT_TASK and retry["args"] == (delivery.pk,) and 7.5 <= retry["countdown"] <= 10
+    assert log_of(delivery) == [(1, 500)]
+
+
+@pytest.mark.asyncio
+async def test_the_embedded_server_sweeps_webhooks_at_start_up_then_what_waited_a_period(monkeypatch) -> None:
+    calls: list[float] = []
+    slept: list[float] = []
+
+    def sweep(*, older_than: float) -> int:
+        calls.append(older_than)
+        return 0
+
+    async def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        if len(slept) == 3:
+            raise asyncio.CancelledError  # the server stops
+
+    monkeypatch.setattr(webhooks, "deliveries_due_queue", sweep)
+    with pytest.raises(asyncio.CancelledError):
+        await webhook_sweep_forever(60, sleep=sleep)
+    assert calls == [0, 60, 60] and slept == [60, 60, 60]
