@@ -11,6 +11,7 @@ from datetime import UTC, timedelta
 
 import pytest
 from django.conf import settings
+from django.db import connections
 
 from tables.background import runner as background
 from tables.background import tasks
@@ -283,3 +284,27 @@ async def test_the_embedded_server_sweeps_webhooks_at_start_up_then_what_waited_
     with pytest.raises(asyncio.CancelledError):
         await webhook_sweep_forever(60, sleep=sleep)
     assert calls == [0, 60, 60] and slept == [60, 60, 60]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_delivery_is_never_sent_twice_at_once(clock, receiver, hook, raise_alarm) -> None:
+    """While its POST is under way (the receiver has not answered yet), another attempt
+    at the same delivery (its retry's job, the sweep's, another worker's) sends nothing."""
+    meanwhile: list[object] = []
+
+    def answer(tries: int, request) -> int:
+        if not meanwhile:  # the receiver's thread: another worker, mid-POST
+            try:
+                delivery_pk = int(request.headers["X-Baccarat-Delivery"])
+                meanwhile.append(webhooks.delivery_attempt(delivery_pk=delivery_pk))
+                meanwhile.append(webhooks.deliveries_due_queue())
+            finally:
+                connections.close_all()
+        return 200
+
+    receiver.answer = answer
+    hook()
+    alarm = raise_alarm(STREAK)
+    assert meanwhile == [None, 0]
+    assert len(receiver.received) == 1 and receiver.received[0].json["alarm"]["id"] == alarm.pk
+    assert log_of(WebhookDelivery.objects.get(alarm=alarm)) == [(1, 200)]
