@@ -338,9 +338,20 @@ PUSH_SEND_TIMEOUT = float(env("PUSH_SEND_TIMEOUT", "10"))
 # Demo tables dealt inside the server process (seconds between rounds; 0 = off).
 # With a broker, beat deals them instead (every ASGI process would deal otherwise).
 SIMULATE_INTERVAL = float(env("SIMULATE_INTERVAL", "0"))
+# Alarms sent to the casino's webhooks (docs/webhooks.md): each POST waits at most
+# WEBHOOK_TIMEOUT seconds; a failed one is tried again after WEBHOOK_RETRY_SECONDS,
+# doubling up to WEBHOOK_RETRY_MAX_SECONDS (with jitter), until WEBHOOK_GIVE_UP_SECONDS
+# after the alarm (3 days: a receiver down for a weekend loses nothing). Deliveries
+# whose retry was lost (a restart) are found every WEBHOOK_SWEEP_SECONDS.
+WEBHOOK_TIMEOUT = float(env("WEBHOOK_TIMEOUT", "5"))
+WEBHOOK_RETRY_SECONDS = float(env("WEBHOOK_RETRY_SECONDS", "10"))
+WEBHOOK_RETRY_MAX_SECONDS = float(env("WEBHOOK_RETRY_MAX_SECONDS", "600"))
+WEBHOOK_GIVE_UP_SECONDS = float(env("WEBHOOK_GIVE_UP_SECONDS", str(3 * 24 * 3600)))
+WEBHOOK_SWEEP_SECONDS = float(env("WEBHOOK_SWEEP_SECONDS", "60"))
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "lobby-cards": {"task": "tables.tasks.lobby_cards_render", "schedule": LOBBY_CARDS_SECONDS},
     "odds-sweep": {"task": "tables.tasks.rounds_without_odds_compute", "schedule": ODDS_SWEEP_SECONDS},
+    "webhook-sweep": {"task": "tables.tasks.webhook_deliveries_due_queue", "schedule": WEBHOOK_SWEEP_SECONDS},
 }
 if SIMULATE_INTERVAL > 0 and CELERY_BROKER_URL:
     CELERY_BEAT_SCHEDULE["simulate-tables"] = {"task": "tables.tasks.simulate_tables", "schedule": SIMULATE_INTERVAL}

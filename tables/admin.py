@@ -44,6 +44,7 @@ from .desk import lists, rounds
 from .desk import shoe as shoe_desk
 from .labels import winner_name
 from .models import Alarm, AlarmNote, Round, RoundAudit, RoundCancel, RoundInProgress, Shoe, Table
+from .surveillance import webhook_admin  # noqa: F401  (registers the webhooks' admins)
 from .surveillance.alarm_admin import AlarmAdmin, AlarmNoteAdmin, desk_alarms
 from .templatetags import cards
 

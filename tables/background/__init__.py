@@ -5,7 +5,7 @@
   and runs its job on the runner when there is none.
 - :mod:`.odds`: the exact odds of each round, queued after it commits, computed a shoe
   at a time, and the sweep for jobs that were lost.
-- :mod:`.tasks`: the Celery tasks (odds, the odds sweep, the demo tables, lobby cards),
+- :mod:`.tasks`: the Celery tasks (odds, the sweeps, the demo tables, lobby cards, webhooks),
   each a thin wrapper.
 - :mod:`.sweeps`, :mod:`.loops`: what an ASGI server of the embedded default runs beside
   its pages; ``config/asgi.py`` asks :func:`~.loops.embedded_loops` for them.

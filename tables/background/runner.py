@@ -133,21 +133,25 @@ class ThreadRunner:
 DEFAULT_QUEUE = "celery"  # Celery's own default: the odds, the sweeps, the lobby cards
 
 
-def enqueue(task: str, job: Job, *args: Any, queue: str = DEFAULT_QUEUE) -> None:
+def enqueue(task: str, job: Job, *args: Any, queue: str = DEFAULT_QUEUE, countdown: float = 0) -> None:
     """Queue the Celery task named ``task``: on the workers when there is a broker (the
     settings' routes pick its queue), else ``job(*args)`` on this process's runner of
-    ``queue``. Call it from ``transaction.on_commit``.
+    ``queue``; ``countdown`` seconds from now (a retry's backoff), at once by default.
+    Call it from ``transaction.on_commit``.
 
     By name, so the code that queues a task never imports the tasks (which import
     everything they run): the task seam has no import circle."""
     if settings.CELERY_BROKER_URL and not settings.TASKS_INLINE:
         try:
             request_id = context.current().get("request_id")
-            current_app.send_task(task, args=args, headers={"request_id": request_id} if request_id else None)
+            delayed = {"countdown": countdown} if countdown > 0 else {}
+            current_app.send_task(
+                task, args=args, headers={"request_id": request_id} if request_id else None, **delayed
+            )
         except Exception:
             log.warning("could not queue %s%r", task, args, exc_info=True)
     else:
-        runner(queue).run_later(0, job, *args)
+        runner(queue).run_later(countdown, job, *args)
 
 
 _runners: dict[str, Runner] = {}

@@ -13,7 +13,7 @@ from django.db import OperationalError
 from .. import live
 from ..demo import simulator
 from ..pages import fragments
-from ..surveillance import checks
+from ..surveillance import checks, webhooks
 from . import odds
 
 # Beat's periodic work: retried a few times while the database is unreachable, its
@@ -47,17 +47,30 @@ def lobby_cards_render() -> None:
     fragments.lobby_cards_keep(live.lobby_languages())
 
 
-@shared_task(
-    name=checks.CHECKS_TASK, ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5
-)
+# A shoe's checks: retried while the database is unreachable (the next round queues them anyway).
+CHECKS = {"ignore_result": True, "autoretry_for": (OperationalError,), "retry_backoff": True, "max_retries": 5}
+
+
+@shared_task(name=checks.CHECKS_TASK, **CHECKS)
 def shoe_checks_run(shoe_id: int) -> None:
     """Shoe surveillance: every check of the shoe after its latest rounds."""
     checks.shoe_checks_run(shoe_id)
 
 
-@shared_task(
-    name=checks.REFUSED_TASK, ignore_result=True, autoretry_for=(OperationalError,), retry_backoff=True, max_retries=5
-)
+@shared_task(name=checks.REFUSED_TASK, **CHECKS)
 def refused_cards_check(shoe_id: int, cards: list[str]) -> None:
     """Shoe surveillance: a round refused for a card the shoe no longer holds."""
     checks.refused_cards_check(shoe_id, cards)
+
+
+@shared_task(name=webhooks.ATTEMPT_TASK, ignore_result=True)
+def webhook_delivery_attempt(delivery_pk: int) -> None:
+    """One attempt at sending an alarm to a webhook; it queues its own retry (a failure
+    to reach the database leaves the delivery to the sweep)."""
+    webhooks.delivery_attempt_job(delivery_pk)
+
+
+@shared_task(name=webhooks.SWEEP_TASK, **PERIODIC)
+def webhook_deliveries_due_queue() -> None:
+    """Beat's sweep: webhook deliveries whose retry was lost, queued again."""
+    webhooks.deliveries_due_queue(older_than=settings.WEBHOOK_SWEEP_SECONDS)

@@ -10,6 +10,8 @@
 - :mod:`.surveillance`: :class:`Alarm` (what shoe surveillance found) and
   :class:`AlarmNote` (a reviewer acknowledged or resolved it, append-only), and
   :class:`ShoeStretch` (fingerprints of a shoe's stretches, to find them again).
+- :mod:`.webhooks`: :class:`Webhook` (a receiver of alarms), :class:`WebhookDelivery`
+  (one alarm to one webhook) and :class:`WebhookAttempt` (each try, append-only).
 - :mod:`.card_authentication`: :class:`ShoeCard` (a committed card) and
   :class:`PlaintextRefusal` (a plaintext refused), seed 001's records.
 """
@@ -23,9 +25,10 @@ from .shoe_days import ShoeDay
 from .shoes import Shoe
 from .surveillance import Alarm, AlarmNote, ShoeStretch
 from .tables import CUT_CARD_RULE_CHOICES, Table, Variant, token_digest
+from .webhooks import Webhook, WebhookAttempt, WebhookDelivery
 
 __all__ = [
     "CUT_CARD_RULE_CHOICES", "Alarm", "AlarmNote", "AppendOnly", "AppendOnlyError", "PlaintextRefusal", "Round",
     "RoundAudit", "RoundCancel", "RoundInProgress", "Shoe", "ShoeCard", "ShoeDay", "ShoeStretch", "Table", "Variant",
-    "token_digest",
+    "Webhook", "WebhookAttempt", "WebhookDelivery", "token_digest",
 ]  # fmt: skip

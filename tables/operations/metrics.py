@@ -2,7 +2,8 @@
 
 Each is declared here once and counted where it happens: a round recorded or refused,
 how long recording took, a push from its commit to its send, pages connected, resyncs,
-odds jobs, failed authentications and 429s, card-authentication refusals. No Django:
+odds jobs, failed authentications and 429s, card-authentication refusals, webhook
+deliveries. No Django:
 any layer may count.
 
 With ``PROMETHEUS_MULTIPROC_DIR`` set (production: every gunicorn, uvicorn and Celery
@@ -44,3 +45,11 @@ ODDS_SWEPT = Counter("baccarat_odds_swept_rounds", "Rounds whose odds job was lo
 AUTH_FAILURES = Counter("baccarat_authentication_failures", "Failed authentications, by kind (token, login)", ["kind"])
 THROTTLED = Counter("baccarat_throttled", "Requests answered 429, by kind (token, login, report)", ["kind"])
 CARD_REFUSALS = Counter("baccarat_card_refusals", "Card-authentication plaintexts refused (kept for reviewers)")
+WEBHOOK_ATTEMPTS = Counter("baccarat_webhook_attempts", "Webhook deliveries attempted: POSTs to a receiver")
+WEBHOOK_DELIVERED = Counter("baccarat_webhook_deliveries_succeeded", "Webhook deliveries a receiver accepted (2xx)")
+WEBHOOK_FAILED = Counter(
+    "baccarat_webhook_attempts_failed",
+    "Webhook attempts that failed, by why (status: not 2xx, error: no answer)",
+    ["why"],
+)
+WEBHOOK_ABANDONED = Counter("baccarat_webhook_deliveries_abandoned", "Webhook deliveries given up after their horizon")

@@ -8,6 +8,7 @@ from django.utils import timezone
 from .. import live
 from ..game.alarms import Finding
 from ..models import Alarm, AlarmNote, Shoe, Table
+from . import webhooks
 
 NOTE_STATES = {
     AlarmNote.Action.ACKNOWLEDGE: Alarm.State.ACKNOWLEDGED,
@@ -43,8 +44,9 @@ def alarm_raise(finding: Finding, *, table: Table, shoe: Shoe | None = None, dea
 
 
 def alarm_raised(alarm: Alarm) -> None:
-    """After an alarm's commit: the desk's pages get it, and the webhooks."""
+    """After an alarm's commit: the desk's pages get it, and the webhooks that want its kind."""
     live.alarms_changed(alarm.shoe_id)
+    webhooks.alarm_deliveries_queue(alarm_pk=alarm.pk)
 
 
 def alarm_note(*, alarm: Alarm, action: AlarmNote.Action, note: str, user: object) -> AlarmNote:

@@ -16,7 +16,7 @@ from django.utils import timezone
 from config.asgi import build_application
 from tables import services
 from tables.background import odds, tasks
-from tables.background.sweeps import odds_sweep_forever
+from tables.background.sweeps import odds_sweep_forever, webhook_sweep_forever
 from tables.live import table_group
 from tables.models import Round
 from tests.html import find_all
@@ -99,6 +99,6 @@ async def test_the_embedded_server_sweeps_everything_at_start_up_then_what_waite
 def test_the_embedded_server_runs_the_sweep_in_its_lifespan_and_a_broker_leaves_it_to_beat(settings) -> None:
     settings.CELERY_BROKER_URL = None  # the embedded default
     lifespan = build_application(simulate_interval=0).app
-    assert [work.func for work in lifespan.background] == [odds_sweep_forever]
+    assert [work.func for work in lifespan.background] == [odds_sweep_forever, webhook_sweep_forever]
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
     assert build_application(simulate_interval=0).app.background == []

@@ -1,0 +1,1 @@
+"""Shoe surveillance: alarms sent to the casino's webhooks."""
