@@ -73,11 +73,12 @@ def odds_rows(page: str) -> dict[str, tuple[str, str]]:
 # --- Permissions: an owner, a reviewer, a staff member without the permission, an outsider.
 
 
-def test_the_reviewer_group_views_everything_voids_rounds_cancels_misdeals_and_nothing_else(db) -> None:
+def test_the_reviewer_group_views_everything_voids_rounds_cancels_misdeals_handles_alarms_and_nothing_else(db) -> None:
     granted = set(Group.objects.get(name="reviewer").permissions.values_list("codename", flat=True))
     assert granted == {
         "view_table", "view_shoe", "view_round", "view_roundaudit", "void_round",
         "view_roundinprogress", "view_roundcancel", "cancel_round",
+        "view_alarm", "view_alarmnote", "handle_alarm", "view_webhookdelivery", "view_webhookattempt",
     }  # fmt: skip
 
 
