@@ -16,6 +16,7 @@ from ..game.authentication import Burn, CommitmentError, shoe_commitment, valida
 from ..game.cards import Card, InvalidCardError
 from ..game.validation import FieldError, IllegalRoundError
 from ..models import RoundInProgress, Shoe, ShoeCard, Table
+from . import dealer_days
 
 
 @dataclass(frozen=True)
@@ -114,7 +115,7 @@ def shoe_burn(*, table: Table, plaintext: object = None, card: object = None) ->
     try:
         return _burn(table=table, plaintext=plaintext, card=card)
     except authentication.PlaintextRefusedError as refused:
-        authentication.record_refusals(refused)
+        dealer_days.refusals_record(refused)
         raise
 
 
