@@ -112,10 +112,16 @@ def dealer_days_rebuild(
 ) -> int:
     """Every dealer day counted again from the rounds (dealt, voided, first of a shoe),
     the cancelled rounds and the refused plaintexts kept; returns how many rows were
-    kept. Refused posts were never kept (only ``/metrics`` counted them): they start at
-    zero. A plaintext refusal counts for its table's dealer as named now (the refusal
-    does not name one). A migration passes its historical models."""
+    kept. Refused posts are kept only as counted here: the rows' counts of them are
+    carried over (none before these rows existed). A plaintext refusal counts for its
+    table's dealer as named now (the refusal does not name one). A migration passes its
+    historical models."""
     counts: dict[tuple[int, str, date], Counter[str]] = {}
+    refused: dict[tuple[int, str, date], dict[str, int]] = {}
+    kept = dealer_days.objects.filter(refusals__gt=0)
+    for table_id, dealer, day, n, reasons in kept.values_list("table_id", "dealer_name", "day", "refusals", "refused"):
+        counts[table_id, dealer, day] = Counter(refusals=n)
+        refused[table_id, dealer, day] = reasons
 
     def add(table_id: int, dealer: str, at: Any, **events: int) -> None:
         counts.setdefault((table_id, dealer, day_of(at)), Counter()).update(events)
@@ -130,10 +136,14 @@ def dealer_days_rebuild(
         add(table_id, dealers.get(table_id, ""), at, auth_refusals=1)
     with transaction.atomic():
         dealer_days.objects.all().delete()
-        dealer_days.objects.bulk_create(_rows(dealer_days, counts.items()), batch_size=1000)
+        dealer_days.objects.bulk_create(_rows(dealer_days, counts.items(), refused), batch_size=1000)
     return len(counts)
 
 
-def _rows(model: Any, counted: Iterable[tuple[tuple[int, str, date], Counter[str]]]) -> Iterable[Any]:
+def _rows(
+    model: Any, counted: Iterable[tuple[tuple[int, str, date], Counter[str]]], refused: dict[Any, dict[str, int]]
+) -> Iterable[Any]:
     for (table_id, dealer, day), events in counted:
-        yield model(table_id=table_id, dealer_name=dealer, day=day, **events)
+        yield model(
+            table_id=table_id, dealer_name=dealer, day=day, refused=refused.get((table_id, dealer, day), {}), **events
+        )

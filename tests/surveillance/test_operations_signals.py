@@ -4,7 +4,10 @@ past the configured rates, raised once."""
 
 from __future__ import annotations
 
+import io
+
 import pytest
+from django.core.management import call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
@@ -207,8 +210,12 @@ def test_the_replay_counts_the_history_kept_as_the_events_did(
     services.round_cancel(table=table, reason="misdeal", user=desk_reviewer)
     services.shoe_start(table=table)
     services.round_record(table=table, **NATURAL)
+    services.dealer_day_refused(table=table, reason="illegal")  # Bea's: kept nowhere else, carried over
     kept = counts()
+    DealerDay.objects.update(rounds=0, voids=0, cancels=0, shoes=0)
+    call_command("dealer_days_rebuild", stdout=io.StringIO())
+    assert counts() == kept == [("Anna", 1, 0, 0, 0, {}, 0, 1), ("Bea", 3, 1, 1, 1, {"illegal": 1}, 0, 1)]
     DealerDay.objects.all().delete()
     assert dealer_days_rebuild() == 2
-    assert counts() == kept == [("Anna", 1, 0, 0, 0, {}, 0, 1), ("Bea", 3, 1, 1, 0, {}, 0, 1)]
+    assert counts() == [("Anna", 1, 0, 0, 0, {}, 0, 1), ("Bea", 3, 1, 1, 0, {}, 0, 1)]
     assert RoundCancel.objects.count() == 1
