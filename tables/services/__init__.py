@@ -15,7 +15,7 @@ Card authentication's checks and the reveal at a shoe's end are its own room's
 
 from __future__ import annotations
 
-from ..authentication.services import PlaintextRefusedError, Refusal, shoe_reveal
+from ..authentication.services import PlaintextRefusedError, Refusal
 from ..errors import (
     NoOpenShoeError,
     NoRoundInProgressError,
@@ -29,7 +29,7 @@ from ..errors import (
 from .dealer_days import dealer_day_refused, operations_check
 from .dealing import CardDealt, card_deal, round_cancel
 from .rounds import RecordedRound, round_record, round_void
-from .shoes import BurnDone, ShoeStarted, shoe_burn, shoe_end, shoe_start
+from .shoes import BurnDone, ShoeStarted, shoe_burn, shoe_end, shoe_reveal, shoe_start
 from .tables import table_create, table_token_rotate
 
 __all__ = [

@@ -117,6 +117,27 @@ def test_refused_plaintexts_count_as_authentication_refusals(
     assert ROUND_1  # the round the deck deals
 
 
+def test_a_refused_reveal_counts_and_past_the_day_s_allowance_alarms(
+    dealer: Dealer, rates, django_capture_on_commit_callbacks
+) -> None:
+    deck = Deck.of("3H 2S 2D 2C 9H AH KS 7C")
+    assert dealer.post("shoes", {"commitments": deck.hashes}).status_code == 201
+    burned(dealer, deck)
+    assert first_round(dealer, deck).status_code == 201
+    assert dealer.post("shoes/current/end").status_code == 200
+    with django_capture_on_commit_callbacks(execute=True):
+        wrong = {"9": deck[10], "10": deck[9]}  # two refused: within 2 a day
+        assert dealer.post("shoes/1/reveal", {"plaintexts": wrong}).status_code == 422
+    assert counts()[0][6] == 2 and not Alarm.objects.exists()
+    with django_capture_on_commit_callbacks(execute=True):
+        assert dealer.post("shoes/1/reveal", {"plaintexts": {"11": deck[12]}}).status_code == 422
+    assert counts()[0][6] == 3
+    assert sorted(Alarm.objects.values_list("key", "severity")) == [
+        (f"ops:baccarat-1:{today().isoformat()}:Anna:auth_refusals", "warning"),
+        (f"ops:baccarat-1:{today().isoformat()}:auth_refusals", "warning"),
+    ]
+
+
 def test_recording_a_round_costs_one_statement_more_whether_first_of_the_day_or_not(baccarat_1) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
