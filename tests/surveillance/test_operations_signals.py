@@ -240,3 +240,30 @@ def test_the_replay_counts_the_history_kept_as_the_events_did(
     assert dealer_days_rebuild() == 2
     assert counts() == [("Anna", 1, 0, 0, 0, {}, 0, 1), ("Bea", 3, 1, 1, 0, {}, 0, 1)]
     assert RoundCancel.objects.count() == 1
+
+
+def test_a_check_that_fails_never_fails_the_void_that_counted(
+    baccarat_1, desk_reviewer, monkeypatch, caplog, django_capture_on_commit_callbacks
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    round_ = services.round_record(table=table, **NATURAL).round
+
+    def broken(**_: object) -> None:
+        raise RuntimeError("surveillance is down")
+
+    monkeypatch.setattr("tables.services.dealer_days.operations_check", broken)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.round_void(round_=round_, reason="misread", user=desk_reviewer).voided
+    assert counts()[0][2] == 1 and "not checked" in caplog.text
+
+
+def test_a_check_reads_the_day_once_and_the_alarms_once_past_a_rate(
+    baccarat_1, desk_reviewer, rates, django_capture_on_commit_callbacks
+) -> None:
+    table, _ = baccarat_1
+    voided(table, desk_reviewer, rounds=6, voids=2, capture=django_capture_on_commit_callbacks)
+    assert Alarm.objects.count() == 2
+    with CaptureQueriesContext(connection) as queries:
+        assert services.operations_check(table_id=table.pk, dealer="Anna", day=today()) == []
+    assert len(queries) == 4  # the table's day, the dealer's, the table's slug, the alarms already raised
