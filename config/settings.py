@@ -14,6 +14,7 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from tables.game.operations_signals import OperationsRateError, OperationsRates, Rate
 from tables.operations.logs import log_format
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -222,6 +223,32 @@ SURVEILLANCE_THRESHOLDS = {
         "critical": "1e-12",
     }.items()
 } | {"stretch_hits": int(env("ALARM_STRETCH_HITS", "2"))}
+
+
+# Dealer and operations signals (issue 35): a dealer's or a table's day past one of these
+# rates raises an alarm; past OPS_CRITICAL_FACTOR times the rate, a critical one. Voids are
+# per 100 rounds dealt, cancels per 100 rounds begun, refused posts per 100 posts; each
+# alarms only once its count reaches its minimum. Card-authentication refusals: a day.
+def _operations_rates() -> OperationsRates:
+    def number(name: str, default: str, kind: type[float] | type[int] = float) -> Any:
+        try:
+            return kind(env(name, default))
+        except ValueError:
+            raise ImproperlyConfigured(f"{name} must be a number, not {env(name)!r}") from None
+
+    try:
+        return OperationsRates(
+            voids=Rate(number("OPS_VOIDS_PER_100", "2"), number("OPS_VOIDS_MINIMUM", "3", int)),
+            cancels=Rate(number("OPS_CANCELS_PER_100", "3"), number("OPS_CANCELS_MINIMUM", "3", int)),
+            refusals=Rate(number("OPS_REFUSALS_PER_100", "10"), number("OPS_REFUSALS_MINIMUM", "10", int)),
+            auth_refusals=Rate(number("OPS_AUTH_REFUSALS_A_DAY", "5")),
+            critical_factor=number("OPS_CRITICAL_FACTOR", "3"),
+        )
+    except OperationsRateError as error:
+        raise ImproperlyConfigured(f"dealer and operations signals: {error}") from None
+
+
+OPERATIONS_RATES = _operations_rates()
 # /readyz answers within this many seconds, a dependency that has not answered by then
 # failed (tables/operations/probes.py).
 READY_TIMEOUT = float(env("READY_TIMEOUT", "1.5"))

@@ -17,4 +17,6 @@ urlpatterns = [
     path("review/", desk.review_page, name="review"),
     path("review/rounds.csv", desk.export_csv, name="export_csv"),
     path("review/rounds.json", desk.export_json, name="export_json"),
+    path("review/dealers/", desk.dealer_report_page, name="dealer_report"),
+    path("review/dealers.csv", desk.dealer_report_csv, name="dealer_report_csv"),
 ]

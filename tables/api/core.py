@@ -169,11 +169,18 @@ def _server_error(request: HttpRequest, exc: Exception) -> HttpResponse:
 
 
 def _round_refused(request: HttpRequest, reason: str) -> None:
-    """Count a refused round or card post by its reason (``/metrics``)."""
+    """Count a refused round or card post by its reason (``/metrics``), and on the day of
+    the table's dealer when the post came with the table's token: a stranger's posts
+    (no token, a wrong one) are the table's attackers', not its dealer's."""
     if request.method == "POST" and request.path.endswith("/rounds"):
         ROUNDS_REFUSED.labels(reason).inc()
     elif request.method == "POST" and request.path.endswith("/cards"):
         CARDS_REFUSED.labels(reason).inc()
+    else:
+        return
+    table = getattr(request, "auth", None)
+    if isinstance(table, Table) and reason != "database_unavailable":
+        services.dealer_day_refused(table=table, reason=reason)
 
 
 def _reason(error: Exception) -> str:

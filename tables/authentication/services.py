@@ -6,9 +6,11 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from datetime import date
 from typing import NoReturn
 
 from django.db import transaction
+from django.utils import timezone
 
 from .. import live
 from ..errors import ShoeConflictError, ShoeNotFoundError
@@ -16,7 +18,7 @@ from ..game.authentication import PlaintextError, card_hash, hash_mismatch, plai
 from ..game.cards import Card, InvalidCardError
 from ..game.outcome import RoundOutcome
 from ..game.validation import FieldError, IllegalRoundError
-from ..models import PlaintextRefusal, Shoe, ShoeCard, Table
+from ..models import PlaintextRefusal, Shoe, ShoeCard, Table, dealer_day_add
 from ..operations.metrics import CARD_REFUSALS
 
 
@@ -76,10 +78,29 @@ def refuse(errors: list[FieldError], shoe: Shoe, refusals: list[Refusal], round_
     raise PlaintextRefusedError(errors, refusals, shoe_pk=shoe.pk, round_number=round_number) from None
 
 
-def record_refusals(refused: PlaintextRefusedError) -> None:
+@dataclass(frozen=True)
+class RefusalsCounted:
+    """Whose day the refusals were counted on (its table, its dealer as named now)."""
+
+    table_id: int
+    dealer: str
+    day: date
+
+
+def record_refusals(refused: PlaintextRefusedError) -> RefusalsCounted:
     """Keep what a write refused, for reviewers, once its transaction has rolled back
-    (the refusal is kept; the write is not)."""
+    (the refusal is kept; the write is not), and count it on the day of the table's
+    dealer, in one transaction with the refusals kept."""
     CARD_REFUSALS.inc(len(refused.refusals))
+    table_id, dealer = Shoe.objects.filter(pk=refused.shoe_pk).values_list("table_id", "table__dealer_name").get()
+    day = timezone.localdate(timezone.now(), timezone.get_default_timezone())  # as shoe days count a day
+    with transaction.atomic():
+        dealer_day_add(table_id=table_id, dealer_name=dealer, day=day, auth_refusals=len(refused.refusals))
+        _refusals_keep(refused)
+    return RefusalsCounted(table_id, dealer, day)
+
+
+def _refusals_keep(refused: PlaintextRefusedError) -> None:
     PlaintextRefusal.objects.bulk_create(
         [
             PlaintextRefusal(

@@ -5,6 +5,8 @@
 - :mod:`.shoe`: a shoe's admin page, a replay of its table page after any round.
 - :mod:`.review`: reviewer statistics per table and date range (chi-square per shoe,
   flags, streaks, flat-bet curves), kept reports, and the round exports.
+- :mod:`.dealers`: the dealer and table report (rounds dealt, voids, cancels, refusals,
+  alarms, shoes' lengths per dealer and per table over a date range), and its CSV.
 - :mod:`.views`: the review page, the exports, and admin's index with the desk's glance.
 
 Admin's registrations stay in ``tables/admin.py``, which calls into these.

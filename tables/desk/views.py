@@ -14,7 +14,7 @@ from django.views.decorators.http import require_http_methods
 
 from .. import selectors
 from ..surveillance.alarm_admin import desk_alarms
-from . import exports, review
+from . import dealers, exports, review
 
 GLANCE_SHOES = 50  # the latest shoes tested for the flag
 GLANCE_EVENTS = 10  # the latest audit events listed
@@ -85,6 +85,44 @@ def export_csv(request: HttpRequest) -> HttpResponseBase:
 @reviewer_only
 def export_json(request: HttpRequest) -> HttpResponseBase:
     return _export(request, exports.export_json_chunks, "rounds.json", "application/json")
+
+
+def _dealer_selection(request: HttpRequest) -> tuple[dealers.DealerReportForm, dealers.DealerSelection | None]:
+    form = dealers.DealerReportForm(request.GET)  # every field optional: no query is the whole history
+    return form, dealers.DealerSelection.of(form) if form.is_valid() else None
+
+
+@reviewer_only
+@require_http_methods(["GET", "HEAD"])
+def dealer_report_page(request: HttpRequest) -> HttpResponse:
+    """Per dealer and per table over a date range: rounds dealt, voids, cancels, refused
+    posts and plaintexts, alarms, shoes and their lengths, summed from the dealer days."""
+    form, selection = _dealer_selection(request)
+    query = request.GET.copy()
+    query.pop("sort", None)
+    context: dict[str, object] = {"form": form, "query": query.urlencode(), "full_query": request.GET.urlencode()}
+    if selection is None:
+        return render(request, "tables/dealers.html", context, status=400)
+    context["selection"] = selection
+    context |= dealers.dealer_report(selection)
+    return render(request, "tables/dealers.html", context)
+
+
+@reviewer_only
+@require_http_methods(["GET", "HEAD"])
+def dealer_report_csv(request: HttpRequest) -> HttpResponseBase:
+    """The dealer report as CSV (the same query, the same figures); a bad query is 400
+    naming its field, in English, as the round exports' errors."""
+    with translation.override("en"):
+        form, selection = _dealer_selection(request)
+    if selection is None:
+        errors = [{"field": field, "message": " ".join(map(str, messages))} for field, messages in form.errors.items()]
+        return JsonResponse({"errors": errors}, status=400)
+    response = HttpResponse(
+        "".join(dealers.report_csv(dealers.dealer_report(selection))), content_type="text/csv; charset=utf-8"
+    )
+    response["Content-Disposition"] = 'attachment; filename="dealers.csv"'
+    return response
 
 
 def admin_index(request: HttpRequest) -> HttpResponse:

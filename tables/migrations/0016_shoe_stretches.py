@@ -10,7 +10,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tables', '0014_webhooks'),
+        ('tables', '0015_dealer_days'),
     ]
 
     operations = [

@@ -5,6 +5,8 @@
 - :mod:`.rounds`: :class:`Round` and its append-only audit trail, :class:`RoundAudit`.
 - :mod:`.shoe_days`: :class:`ShoeDay`, the reviewer statistics of a shoe's rounds on
   one day, kept as they are recorded.
+- :mod:`.dealer_days`: :class:`DealerDay`, what a dealer did at a table on one day
+  (rounds, voids, cancels, refusals), counted as it happens.
 - :mod:`.dealing`: :class:`RoundInProgress` (a round being dealt card by card) and
   :class:`RoundCancel` (one cancelled before it was complete).
 - :mod:`.surveillance`: :class:`Alarm` (what shoe surveillance found) and
@@ -19,6 +21,7 @@
 from __future__ import annotations
 
 from .card_authentication import PlaintextRefusal, ShoeCard
+from .dealer_days import DealerDay, dealer_day_add
 from .dealing import RoundCancel, RoundInProgress
 from .rounds import AppendOnly, AppendOnlyError, Round, RoundAudit
 from .shoe_days import ShoeDay
@@ -28,7 +31,7 @@ from .tables import CUT_CARD_RULE_CHOICES, Table, Variant, token_digest
 from .webhooks import Webhook, WebhookAttempt, WebhookDelivery
 
 __all__ = [
-    "CUT_CARD_RULE_CHOICES", "Alarm", "AlarmNote", "AppendOnly", "AppendOnlyError", "PlaintextRefusal", "Round",
-    "RoundAudit", "RoundCancel", "RoundInProgress", "Shoe", "ShoeCard", "ShoeDay", "ShoeStretch", "Table", "Variant",
-    "Webhook", "WebhookAttempt", "WebhookDelivery", "token_digest",
+    "CUT_CARD_RULE_CHOICES", "Alarm", "AlarmNote", "AppendOnly", "AppendOnlyError", "DealerDay", "PlaintextRefusal",
+    "Round", "RoundAudit", "RoundCancel", "RoundInProgress", "Shoe", "ShoeCard", "ShoeDay", "ShoeStretch", "Table",
+    "Variant", "Webhook", "WebhookAttempt", "WebhookDelivery", "dealer_day_add", "token_digest",
 ]  # fmt: skip

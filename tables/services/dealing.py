@@ -17,10 +17,12 @@ from ..game.authentication import PlaintextError, plaintext_card
 from ..game.cards import Card, InvalidCardError
 from ..game.dealing import CardNotCalledError, Deal, Side, deal_of
 from ..game.validation import FieldError, IllegalRoundError, ShoeCountError, check_name
-from ..models import Round, RoundCancel, RoundInProgress, Shoe, ShoeCard, Table
+from ..models import Round, RoundCancel, RoundInProgress, Shoe, ShoeCard, Table, dealer_day_add
 from ..operations import context
 from ..operations.metrics import CARDS_DEALT, ROUNDS_CANCELLED
+from . import dealer_days
 from .rounds import cards_overdealt, round_record
+from .shoe_days import day_of
 from .shoes import open_shoe_locked
 
 
@@ -71,7 +73,7 @@ def card_deal(
                 table=table, card=parsed, plaintext=plaintext, number=number, index=index, side=side, dealer=dealer
             )
     except authentication.PlaintextRefusedError as refused:
-        authentication.record_refusals(refused)
+        dealer_days.refusals_record(refused)
         raise
     except ShoeCountError:
         if parsed is not None:
@@ -270,6 +272,9 @@ def round_cancel(
             authentication.cancelled_cards_burn(shoe, list(progress.plaintexts))
         progress.delete()
         Shoe.objects.filter(pk=shoe.pk).update(deal_steps=shoe.deal_steps + 1)
+        day = day_of(cancel.at)
+        dealer_day_add(table_id=table.pk, dealer_name=cancel.dealer_name, day=day, cancels=1)
+        dealer_days.operations_check_soon(table_id=table.pk, dealer=cancel.dealer_name, day=day)
         transaction.on_commit(lambda: live.round_dealt(table.pk, table.slug))
     ROUNDS_CANCELLED.labels(cancel.source).inc()
     return cancel

@@ -25,12 +25,12 @@ from ..game.validation import (
     check_shoe_counts,
     validate_round,
 )
-from ..models import Round, RoundAudit, Shoe, ShoeCard, Table
+from ..models import Round, RoundAudit, Shoe, ShoeCard, Table, dealer_day_add
 from ..operations import context
 from ..operations.metrics import ROUNDS_RECORDED
 from ..selectors import played_round
 from ..surveillance import checks as surveillance
-from . import shoe_days
+from . import dealer_days, shoe_days
 from .shoes import open_shoe_locked, refuse_while_dealing
 
 _CROCKFORD = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
@@ -86,7 +86,7 @@ def round_record(
             # round ID): look again, now that the other transaction has committed.
             recorded = _round_insert(table=table, outcome=outcome, number=number, dealer=dealer, plaintexts=plaintexts)
     except authentication.PlaintextRefusedError as refused:
-        authentication.record_refusals(refused)
+        dealer_days.refusals_record(refused)
         raise
     except ShoeCountError:
         cards_overdealt(table=table, cards=[*outcome.player_cards, *outcome.banker_cards])
@@ -126,6 +126,13 @@ def _round_insert(
         round_ = round_row(shoe=shoe, number=expected, outcome=outcome, table=table, dealer=dealer)
         round_.save(force_insert=True)
         shoe_days.round_added(shoe=shoe, at=round_.created_at, played=played_round(round_), bets=round_.bets)
+        dealer_day_add(
+            table_id=table.pk,
+            dealer_name=round_.dealer_name,
+            day=shoe_days.day_of(round_.created_at),
+            rounds=1,
+            shoes=int(expected == 1),  # always passed: the same statement for every round
+        )
         changes: dict[str, Any] = {
             "last_number": expected,
             "dealt": shoe.dealt + round_.player_cards + round_.banker_cards,
@@ -232,7 +239,11 @@ def round_void(*, round_: Round, reason: str, user: object) -> Round:
             at=locked.voided_at,
             reason=reason,
         )
-        shoe_days.day_recount(shoe=locked.shoe, day=shoe_days.day_of(locked.created_at))
+        day = shoe_days.day_of(locked.created_at)
+        shoe_days.day_recount(shoe=locked.shoe, day=day)
         table = locked.shoe.table
+        # Counted on the round's day and dealer: its rate is of the rounds it was one of.
+        dealer_day_add(table_id=table.pk, dealer_name=locked.dealer_name, day=day, voids=1)
+        dealer_days.operations_check_soon(table_id=table.pk, dealer=locked.dealer_name, day=day)
         transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
     return locked

@@ -16,6 +16,7 @@ from ..game.authentication import Burn, CommitmentError, shoe_commitment, valida
 from ..game.cards import Card, InvalidCardError
 from ..game.validation import FieldError, IllegalRoundError
 from ..models import RoundInProgress, Shoe, ShoeCard, Table
+from . import dealer_days
 
 
 @dataclass(frozen=True)
@@ -83,6 +84,17 @@ def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> 
     return ShoeStarted(shoe, created=True)
 
 
+def shoe_reveal(*, table: Table, number: int, plaintexts: dict[str, object]) -> Shoe:
+    """Card authentication's reveal (:func:`tables.authentication.services.shoe_reveal`),
+    the day's operations signals checked after a refusal it counted."""
+    try:
+        return authentication.shoe_reveal(table=table, number=number, plaintexts=plaintexts)
+    except authentication.PlaintextRefusedError:
+        day = timezone.localdate(timezone.now(), timezone.get_default_timezone())
+        dealer_days.operations_check_soon(table_id=table.pk, dealer=table.dealer_name, day=day)
+        raise
+
+
 def shoe_end(*, table: Table) -> Shoe:
     """End the table's open shoe (its last round is played), so its remaining cards can
     be revealed; the table has no open shoe until the next starts. Raises
@@ -114,7 +126,7 @@ def shoe_burn(*, table: Table, plaintext: object = None, card: object = None) ->
     try:
         return _burn(table=table, plaintext=plaintext, card=card)
     except authentication.PlaintextRefusedError as refused:
-        authentication.record_refusals(refused)
+        dealer_days.refusals_record(refused)
         raise
 
 

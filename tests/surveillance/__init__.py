@@ -1,1 +1,1 @@
-"""Shoe surveillance: alarms sent to the casino's webhooks."""
+"""Shoe surveillance: alarms from the cards, the desk, webhooks, dealer and operations signals."""
