@@ -36,6 +36,8 @@ class AlarmKind(enum.StrEnum):
 
 
 class Severity(enum.StrEnum):
+    """How urgent an alarm is: worth a look, or stop the shoe."""
+
     WARNING = "warning"  # worth a look: unlikely, not impossible on a fair shoe
     CRITICAL = "critical"  # stop the shoe: impossible on a fair shoe, or almost so
 
