@@ -217,11 +217,11 @@ def fingerprint(text: str, *, person: bytes) -> int:
     return int.from_bytes(digest, "big", signed=True)
 
 
-def _stretches(items: Sequence[str], length: int, since: int, person: bytes) -> list[Stretch]:
-    first = max(0, since - length + 1)
+def _stretches(items: Sequence[str], first: int, length: int, person: bytes) -> list[Stretch]:
+    """Stretches of ``items`` (the sequence from position ``first`` on)."""
     return [
-        Stretch(p, fingerprint("".join(items[p : p + length]), person=person))
-        for p in range(first, len(items) - length + 1)
+        Stretch(first + p, fingerprint("".join(items[p : p + length]), person=person))
+        for p in range(len(items) - length + 1)
     ]
 
 
@@ -229,14 +229,16 @@ def card_stretches(cards: Sequence[Card], *, since: int = 0, length: int = CARD_
     """The fingerprint of every stretch of ``length`` consecutive cards, by its first
     card's position; with ``since``, only the stretches that end at or after card
     ``since`` (those a round's new cards completed: the shell stores and looks up these)."""
-    return _stretches([card.code for card in cards], length, since, b"cards")
+    first = max(0, since - length + 1)
+    return _stretches([card.code for card in cards[first:]], first, length, b"cards")
 
 
 def result_stretches(results: Sequence[str], *, since: int = 0, length: int = RESULT_STRETCH) -> list[Stretch]:
     """The fingerprint of every stretch of ``length`` consecutive round results
     (:attr:`RoundSeen.result`), by its first round's index in the shoe, as
     :func:`card_stretches`."""
-    return _stretches(list(results), length, since, b"results")
+    first = max(0, since - length + 1)
+    return _stretches(results[first:], first, length, b"results")
 
 
 def shoe_card_stretches(shoe: ShoeSeen, *, since: int = 0) -> list[Stretch]:
@@ -246,7 +248,11 @@ def shoe_card_stretches(shoe: ShoeSeen, *, since: int = 0) -> list[Stretch]:
 
 def shoe_result_stretches(shoe: ShoeSeen, *, since: int = 0) -> list[Stretch]:
     """:func:`result_stretches` of the shoe's rounds (``since`` counts rounds)."""
-    return result_stretches([r.result for r in shoe.rounds], since=since)
+    first = max(0, since - RESULT_STRETCH + 1)
+    return [
+        Stretch(first + s.position, s.fingerprint)
+        for s in result_stretches([r.result for r in shoe.rounds[first:]], since=0)
+    ]
 
 
 @dataclass(frozen=True, slots=True)
