@@ -310,13 +310,13 @@ def timing(shoes: int, seed: int) -> dict[str, object]:
             every.append(elapsed)
             if i == len(seen_all) - 1:
                 at_end.append(elapsed)
-    figures = {
+    figures: dict[str, object] = {
         "ms per call, every round: median": statistics.median(every),
         "ms per call, every round: p99": statistics.quantiles(every, n=100)[98],
         "ms per call, a full shoe at its end: median": statistics.median(at_end),
         "ms per call, a full shoe at its end: max": max(at_end),
     }
-    print(f"\nshoe_findings over {shoes} shoes:", {k: round(float(v), 3) for k, v in figures.items()})
+    print(f"\nshoe_findings over {shoes} shoes:", {k: f"{v:.3f}" for k, v in figures.items()})
     return figures
 
 

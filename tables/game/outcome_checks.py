@@ -4,8 +4,9 @@
 The review's chi-square of each event (Banker, Player, Tie, each pair, naturals) is a
 large-sample figure: on a shoe twenty rounds in, five pairs where 1.5 are expected
 reads as 1e-7 while its exact chance is 1e-3. So each event's p-value here is its exact
-binomial tail (both sides), beside the review's Banker / Player / Tie chi-square, whose
-expected counts are large; the review's rows go into the evidence as they are.
+binomial tail (both sides); the review's rows and its Banker / Player / Tie chi-square
+go into the evidence as they are (that chi-square, for ties far over their odds early in
+a shoe, reads 1e-18 where the exact tail is 1e-7: it does not decide).
 """
 
 from __future__ import annotations
@@ -64,11 +65,9 @@ def outcomes_finding(shoe: ShoeSeen, thresholds: Thresholds) -> Finding | None:
     if all(
         binomial_low_critical(n, rates[e], level) < tally.counts[e] < binomial_critical(n, rates[e], level)
         for e in EVENTS
-    ) and (review.split is None or review.split.p_value >= thresholds.outcomes):
+    ):
         return None
     p_values = {e: event_p_value(tally.counts[e], tally.rounds, rates[e]) for e in EVENTS}
-    if review.split is not None:
-        p_values["split"] = review.split.p_value
     test = min(p_values, key=lambda name: p_values[name])
     severity = thresholds.severity(p_values[test], thresholds.outcomes)
     if severity is None:
@@ -80,14 +79,15 @@ def outcomes_finding(shoe: ShoeSeen, thresholds: Thresholds) -> Finding | None:
         shoe.round_number,
         {
             "test": test,
-            "statistic": tally.counts[test] if test in EVENTS else (review.split.statistic if review.split else 0.0),
+            "statistic": tally.counts[test],
             "p_value": p_values[test],
             "rounds_tested": tally.rounds,
             "events": {
                 row.event: {"observed": row.observed, "expected": row.expected, "p_value": p_values[row.event]}
                 for row in review.rows
             },
-            "review_lowest_p": review.lowest_p,
+            "review_lowest_p": review.lowest_p,  # the reviewer's chi-squares, split included
+            "review_split_p": review.split.p_value if review.split is not None else None,
             "rounds": [],
             "cards": [],
         },

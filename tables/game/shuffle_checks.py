@@ -30,13 +30,15 @@ from .seen import ShoeSeen, StretchMatch, card_index
 from .tails import binomial_critical, binomial_sf
 from .thresholds import Thresholds
 
-# Stretch lengths. A random match of k cards between two 8-deck shoes has chance about
-# (52 x 8 x 7 / (416 x 415))^k = 0.0169^k per pair of places; a casino's million shoes hold
-# ~3.6e8 stretches, ~6.5e16 pairs of them. Two hits in line (k + 1 cards) must match to
-# raise: 0.0169^13 x 6.5e16 = 6e-7 random alarms in the whole history.
+# Stretch lengths. Two fair shoes hold the same card at two given places with chance
+# 1/52; a casino's million 8-deck shoes hold ~3.6e8 stretches, ~6.5e16 pairs of them.
+# Two hits in line (k + 1 cards) must match to raise: (1/52)^13 x 6.5e16 = 3e-6 random
+# alarms in the whole history.
 CARD_STRETCH = 12
+CARD_MATCH = 1 / 52  # chance that a card matches another shoe's at a given place
 # A round's result (winner and both scores) matches another's with chance 0.0117:
 # 11 rounds in line give 0.0117^11 x 6.5e16 = 4e-5 random alarms in the whole history.
+RESULT_MATCH = 0.0117
 RESULT_STRETCH = 10
 MAX_EVIDENCE = 40  # cards or rounds listed in evidence; the counts say how many in all
 
@@ -291,11 +293,11 @@ def repeated_finding(shoe: ShoeSeen, kind: AlarmKind, thresholds: Thresholds) ->
     if cards_kind:
         items = [shoe.cards[i].code for i in indexes if i < len(shoe.cards)]
         rounds = sorted({shoe.card_rounds[i] for i in indexes if i < len(shoe.cards)})
-        chance = 0.0169 ** len(items)
+        chance = CARD_MATCH ** len(items)
     else:
         seen = [shoe.rounds[i] for i in indexes if i < len(shoe.rounds)]
         items, rounds = [r.result for r in seen], [r.number for r in seen]
-        chance = 0.0117 ** len(items)
+        chance = RESULT_MATCH ** len(items)
         cards = [card.code for r in seen for card in r.cards]
     severity = Severity.CRITICAL if cards_kind else Severity.WARNING
     return Finding(
