@@ -15,6 +15,7 @@ import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
 from tables.game.operations_signals import OperationsRateError, OperationsRates, Rate
+from tables.game.thresholds import Thresholds
 from tables.operations.logs import log_format
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -212,17 +213,15 @@ LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
 # Shoe surveillance (tables/game/thresholds.py, calibrated by benchmarks/shuffle_alarms.py):
 # a check raises an alarm when its p-value falls under its threshold, critical under the
 # last; a shoe's stretch found again in this many places in line is a reused shoe.
-SURVEILLANCE_THRESHOLDS = {
-    name: float(env(f"ALARM_{name.upper()}", default))
-    for name, default in {
-        "composition": "1e-8",
-        "deck_order": "1e-8",
-        "repeats": "1e-8",
-        "outcomes": "1e-6",
-        "streak": "1e-5",
-        "critical": "1e-12",
-    }.items()
-} | {"stretch_hits": int(env("ALARM_STRETCH_HITS", "2"))}
+SURVEILLANCE_THRESHOLDS = Thresholds(
+    composition=float(env("ALARM_COMPOSITION", "1e-8")),
+    deck_order=float(env("ALARM_DECK_ORDER", "1e-8")),
+    repeats=float(env("ALARM_REPEATS", "1e-8")),
+    outcomes=float(env("ALARM_OUTCOMES", "1e-6")),
+    streak=float(env("ALARM_STREAK", "1e-5")),
+    critical=float(env("ALARM_CRITICAL", "1e-12")),
+    stretch_hits=int(env("ALARM_STRETCH_HITS", "2")),
+)
 
 
 # Dealer and operations signals (issue 35): a dealer's or a table's day past one of these

@@ -65,7 +65,8 @@ def refused_cards_queue(*, shoe_id: int, cards: list[str]) -> None:
 
 def thresholds() -> Thresholds:
     """The checks' limits, from the settings (``ALARM_*``)."""
-    return Thresholds(**settings.SURVEILLANCE_THRESHOLDS)
+    thresholds: Thresholds = settings.SURVEILLANCE_THRESHOLDS
+    return thresholds
 
 
 def shoe_checks_run(shoe_id: int) -> int:

@@ -1,0 +1,260 @@
+"""Card accounting: every card of a shoe where it should be.
+
+- **Overdealt** (:func:`overdealt_findings`): a card seen more often than the shoe's
+  decks hold (ingest refuses it; the alarm says it was tried). A rank seen more often
+  than it is held always has a card of it overdealt (pigeonhole), so cards suffice.
+- **An authenticated shoe** (:func:`plaintext_findings`, :func:`unaccounted_finding`):
+  each revealed plaintext names the card it was dealt as; at the shoe's end, every
+  committed card has a state that accounts for it, in its place (card 1 turned, the
+  burned ones, the dealt ones in the rounds' order, the rest unused), and a plaintext
+  once revealed.
+- **A plain shoe** (:func:`composition_finding`): the cards seen against the shoe's
+  composition. Cards missing from a shoe show as cards never seen, or a rank seen too
+  rarely, as the shoe is dealt to its cut card.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from functools import lru_cache
+
+from .alarms import AlarmKind, Finding, Severity
+from .cards import ALL_CARDS, RANKS, Card
+from .review import chi2_sf
+from .seen import CardState, ShoeSeen
+from .shoe import DECK_SIZE, burn_count
+from .tails import binomial_critical, binomial_sf, chi2_critical, hypergeometric_cdf, hypergeometric_low_critical
+from .thresholds import Thresholds
+
+MAX_LISTED = 40  # card numbers or codes listed in evidence
+
+
+def _seen(shoe: ShoeSeen) -> list[Card]:
+    return ([shoe.burn_card] if shoe.burn_card is not None else []) + list(shoe.cards)
+
+
+def overdealt_findings(shoe: ShoeSeen) -> list[Finding]:
+    """CARD_OVERDEALT, critical, one per card seen (dealt or turned) more often than the
+    shoe's decks hold it; key ``shoe:<key>:card_overdealt:<card>``."""
+    findings = []
+    for card, count in zip(ALL_CARDS, shoe.card_counts, strict=True):
+        if count <= shoe.decks:
+            continue
+        findings.append(
+            Finding(
+                AlarmKind.CARD_OVERDEALT,
+                Severity.CRITICAL,
+                shoe.key(AlarmKind.CARD_OVERDEALT, card.code),
+                shoe.round_number,
+                {
+                    "test": "card_count",
+                    "statistic": count,
+                    "p_value": 0.0,
+                    "held": shoe.decks,
+                    "rounds": sorted({r.number for r in shoe.rounds if card in r.cards}),
+                    "cards": [card.code],
+                    "burn_card": shoe.burn_card == card,
+                },
+            )
+        )
+    return findings
+
+
+# ------------------------------------------------------------- authenticated shoe
+
+
+def plaintext_findings(shoe: ShoeSeen) -> list[Finding]:
+    """PLAINTEXT_MISMATCH, critical: committed cards whose revealed plaintext names
+    another card than the one they were dealt (or turned) as; one finding per shoe,
+    key ``shoe:<key>:plaintext_mismatch``, listing them all."""
+    wrong = [
+        c
+        for c in shoe.committed
+        if c.plaintext_card is not None and c.dealt_as is not None and c.plaintext_card != c.dealt_as
+    ]
+    if not wrong:
+        return []
+    return [
+        Finding(
+            AlarmKind.PLAINTEXT_MISMATCH,
+            Severity.CRITICAL,
+            shoe.key(AlarmKind.PLAINTEXT_MISMATCH),
+            shoe.round_number,
+            {
+                "test": "plaintext_names_card",
+                "statistic": len(wrong),
+                "p_value": 0.0,
+                "numbers": [c.number for c in wrong][:MAX_LISTED],
+                "cards": [c.dealt_as.code for c in wrong if c.dealt_as is not None][:MAX_LISTED],
+                "plaintexts_name": [c.plaintext_card.code for c in wrong if c.plaintext_card is not None][:MAX_LISTED],
+                "rounds": _rounds_of_numbers(shoe, [c.number for c in wrong]),
+            },
+        )
+    ]
+
+
+def _first_dealt_number(shoe: ShoeSeen) -> int | None:
+    """The number of the first card dealt to a round: after card 1 and the ones it burns."""
+    burn = shoe.burn_card
+    if burn is None:
+        first = next((c for c in shoe.committed if c.number == 1), None)
+        burn = None if first is None else first.dealt_as or first.plaintext_card
+    return None if burn is None else 2 + burn_count(burn)
+
+
+def _rounds_of_numbers(shoe: ShoeSeen, numbers: list[int]) -> list[int]:
+    first = _first_dealt_number(shoe)
+    if first is None:
+        return []
+    rounds = shoe.card_rounds
+    return sorted({rounds[n - first] for n in numbers if 0 <= n - first < len(rounds)})[:MAX_LISTED]
+
+
+def unaccounted_problems(shoe: ShoeSeen) -> dict[int, str]:
+    """Why each committed card is not accounted for at the shoe's end, by card number:
+    missing or duplicated numbers, an unknown state or one out of its place, a card
+    revealed in play (turned or dealt) without a plaintext, a burned or unused card
+    without one once the reveal is due, a dealt card that is not the round's card at its
+    place. Card number 0 stands for the rounds' cards that no committed card accounts for."""
+    size = DECK_SIZE * shoe.decks
+    problems: dict[int, str] = {}
+    numbers = Counter(c.number for c in shoe.committed)
+    for n in range(1, size + 1):
+        if numbers[n] == 0:
+            problems[n] = "no committed card"
+        elif numbers[n] > 1:
+            problems[n] = f"committed {numbers[n]} times"
+    first_dealt = _first_dealt_number(shoe)
+    cards = shoe.cards
+    for c in shoe.committed:
+        if c.number in problems:
+            continue
+        if c.number < 1 or c.number > size:
+            problems[c.number] = "a number past the shoe's cards"
+            continue
+        try:
+            state = CardState(c.state)
+        except ValueError:
+            problems[c.number] = f"unknown state {c.state!r}"
+            continue
+        expected = _expected_state(c.number, first_dealt, len(cards))
+        if expected is not None and state is not expected:
+            problems[c.number] = f"{state.value} where {expected.value} was expected"
+        elif state in (CardState.BURN_CARD, CardState.DEALT) and c.plaintext_card is None:
+            problems[c.number] = f"{state.value} without a plaintext"
+        elif c.plaintext_card is None and shoe.reveal_due:
+            problems[c.number] = f"{state.value}, not revealed"
+        elif state is CardState.DEALT and first_dealt is not None and c.dealt_as != cards[c.number - first_dealt]:
+            named = c.dealt_as.code if c.dealt_as is not None else "nothing"
+            problems[c.number] = f"dealt as {named}, the round has {cards[c.number - first_dealt].code}"
+    dealt_count = sum(1 for c in shoe.committed if c.state == CardState.DEALT)
+    if dealt_count < len(cards):
+        problems[0] = f"{len(cards) - dealt_count} of the rounds' cards have no committed card"
+    return problems
+
+
+def _expected_state(number: int, first_dealt: int | None, dealt: int) -> CardState | None:
+    if number == 1:
+        return CardState.BURN_CARD
+    if first_dealt is None:
+        return None
+    if number < first_dealt:
+        return CardState.BURNED
+    return CardState.DEALT if number < first_dealt + dealt else CardState.UNUSED
+
+
+def unaccounted_finding(shoe: ShoeSeen) -> Finding | None:
+    """CARDS_UNACCOUNTED, critical, at an authenticated shoe's end: the committed cards
+    :func:`unaccounted_problems` finds; key ``shoe:<key>:cards_unaccounted``."""
+    if not shoe.ended or not shoe.authenticated:
+        return None
+    problems = unaccounted_problems(shoe)
+    if not problems:
+        return None
+    listed = sorted(problems.items())[:MAX_LISTED]
+    return Finding(
+        AlarmKind.CARDS_UNACCOUNTED,
+        Severity.CRITICAL,
+        shoe.key(AlarmKind.CARDS_UNACCOUNTED),
+        shoe.round_number,
+        {
+            "test": "card_accounting",
+            "statistic": len(problems),
+            "p_value": 0.0,
+            "numbers": [n for n, _ in listed],
+            "problems": {str(n): why for n, why in listed},
+            "rounds": _rounds_of_numbers(shoe, [n for n, _ in listed]),
+            "cards": [],
+        },
+    )
+
+
+# --------------------------------------------------------------------- plain shoe
+
+
+@lru_cache(maxsize=4096)
+def unseen_chance(decks: int, seen: int) -> float:
+    """The chance that a given card (held ``decks`` times) is never among ``seen`` cards
+    of a full shoe: (N - d choose n) / (N choose n)."""
+    return hypergeometric_cdf(0, DECK_SIZE * decks, decks, seen)
+
+
+def composition_finding(shoe: ShoeSeen, thresholds: Thresholds) -> Finding | None:
+    """SHORT_SHOE: the cards seen (the burn card and the rounds') against the shoe's
+    composition, four tests, the lowest p-value times four: how many cards were never
+    seen (binomial tail of the chance each is unseen: the cards' unseen events are
+    negatively related, so it errs safe), the rank seen least often (its exact lower
+    tail, times 13), and chi-squares of ranks and of cards, corrected for drawing
+    without replacement (each count's variance is a binomial's times (N - n) / (N - 1))."""
+    counts = shoe.card_counts
+    n, size = sum(counts), DECK_SIZE * shoe.decks
+    if n < 2 or n >= size:
+        return None
+    never = [card for card, count in zip(ALL_CARDS, counts, strict=True) if count == 0]
+    ranks = dict.fromkeys(RANKS, 0)
+    for card, count in zip(ALL_CARDS, counts, strict=True):
+        ranks[card.rank] += count
+    low_rank = min(RANKS, key=ranks.__getitem__)
+    held = 4 * shoe.decks
+    correction = (size - 1) / (size - n)
+    rank_expected = n * held / size
+    rank_chi = correction * sum((ranks[r] - rank_expected) ** 2 for r in RANKS) / rank_expected
+    card_expected = n * shoe.decks / size
+    card_chi = correction * sum((count - card_expected) ** 2 for count in counts) / card_expected
+    # p < threshold exactly when one of the four tests is under a quarter of it.
+    level = thresholds.composition / 4
+    unseen = unseen_chance(shoe.decks, n)
+    if (
+        len(never) < binomial_critical(len(ALL_CARDS), unseen, level)
+        and ranks[low_rank] > hypergeometric_low_critical(size, held, n, level / len(RANKS))
+        and rank_chi < chi2_critical(len(RANKS) - 1, level)
+        and card_chi < chi2_critical(len(ALL_CARDS) - 1, level)
+    ):
+        return None
+    tests = {
+        "cards_never_seen": (binomial_sf(len(never), len(ALL_CARDS), unseen), len(never)),
+        "rank_shortfall": (min(1.0, 13 * hypergeometric_cdf(ranks[low_rank], size, held, n)), ranks[low_rank]),
+        "rank_chi_square": (chi2_sf(rank_chi, len(RANKS) - 1), rank_chi),
+        "card_chi_square": (chi2_sf(card_chi, len(ALL_CARDS) - 1), card_chi),
+    }
+    test = min(tests, key=lambda name: tests[name][0])
+    p_value = min(1.0, 4 * tests[test][0])
+    severity = thresholds.severity(p_value, thresholds.composition)
+    if severity is None:
+        return None
+    return Finding(
+        AlarmKind.SHORT_SHOE,
+        severity,
+        shoe.key(AlarmKind.SHORT_SHOE, severity),
+        shoe.round_number,
+        {
+            "test": test,
+            "statistic": tests[test][1],
+            "p_value": p_value,
+            "seen": n,
+            "never_seen": [card.code for card in never][:MAX_LISTED],
+            "rank_seen_least": {"rank": low_rank, "seen": ranks[low_rank], "expected": rank_expected},
+            "rounds": [],
+            "cards": [card.code for card in never][:MAX_LISTED],
+        },
+    )

@@ -1,0 +1,84 @@
+"""Streaks and chops: the exact chance of a run this long, and the STREAK finding."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+from tables.game.alarms import AlarmKind, Severity
+from tables.game.outcome import Winner
+from tables.game.streaks import critical_length, full_shoe_rounds, longest_run, run_chance, streak_findings
+from tables.game.thresholds import DEFAULT_THRESHOLDS
+
+from .shoes_seen import results_only
+
+pytestmark = pytest.mark.backend_free  # the pure core: no database, cache or channel layer
+
+
+def enumerated(length: int, rounds: int, odds: tuple[float, float, float], *, alternating: bool) -> float:
+    """The chance by listing every sequence of results (ties skipped, as the Big Road)."""
+    total = 0.0
+    for results in itertools.product("BPT", repeat=rounds):
+        chance = 1.0
+        for r in results:
+            chance *= odds["BPT".index(r)]
+        sides = [r for r in results if r != "T"]
+        run = best = 0
+        for i, side in enumerate(sides):
+            run = run + 1 if i and (side != sides[i - 1]) == alternating else 1
+            best = max(best, run)
+        total += chance * (best >= length)
+    return total
+
+
+def test_two_rounds_of_a_fair_coin_hold_a_run_of_two_half_the_time() -> None:
+    assert run_chance(2, [(0.5, 0.5, 0.0)] * 2) == 0.5
+    assert run_chance(2, [(0.5, 0.5, 0.0)] * 2, alternating=True) == 0.5
+
+
+@pytest.mark.parametrize("alternating", [False, True])
+@pytest.mark.parametrize(("length", "rounds"), [(2, 3), (3, 5), (4, 7), (3, 8)])
+def test_the_run_chance_is_the_enumerated_one_with_ties(length: int, rounds: int, alternating: bool) -> None:
+    odds = (0.4586, 0.4462, 0.0952)
+    exact = enumerated(length, rounds, odds, alternating=alternating)
+    assert run_chance(length, [odds] * rounds, alternating=alternating) == pytest.approx(exact, rel=1e-12)
+
+
+def test_ties_neither_break_nor_extend_a_run() -> None:
+    run = longest_run(results_only("PBTBBTP"))
+    assert run is not None and (run.side, run.length, run.rounds) == (Winner.BANKER, 3, (2, 3, 4, 5))
+    chop = longest_run(results_only("BBPBTPBB"), alternating=True)
+    assert chop is not None and (chop.side, chop.length, chop.rounds) == (Winner.BANKER, 5, (2, 3, 4, 5, 6, 7))
+
+
+def test_the_critical_length_is_where_the_chance_falls_under_the_threshold() -> None:
+    length = critical_length(8, full_shoe_rounds(8), 1e-5)
+    odds = [(0.4586, 0.4462, 0.0952)] * full_shoe_rounds(8)
+    assert run_chance(length, odds) < 1e-5 <= run_chance(length - 1, odds)
+    assert full_shoe_rounds(8) == 72
+
+
+def test_a_long_banker_streak_raises_a_streak_naming_its_rounds() -> None:
+    length = critical_length(8, full_shoe_rounds(8), DEFAULT_THRESHOLDS.streak)
+    shoe = results_only("BBPPT" * 4 + "P" + "B" * length)
+    findings = streak_findings(shoe, DEFAULT_THRESHOLDS)
+    first = 22
+    assert [(f.kind, f.severity, f.key) for f in findings] == [
+        (AlarmKind.STREAK, Severity.WARNING, f"shoe:1:streak:banker:{first}:{length}")
+    ]
+    evidence = findings[0].evidence
+    assert evidence["rounds"] == list(range(first, first + length)) and evidence["side"] == "B"
+    assert isinstance(evidence["p_value"], float) and evidence["p_value"] < DEFAULT_THRESHOLDS.streak
+
+
+def test_a_streak_one_shorter_is_silent() -> None:
+    length = critical_length(8, full_shoe_rounds(8), DEFAULT_THRESHOLDS.streak)
+    assert streak_findings(results_only("BBPPT" * 4 + "P" + "B" * (length - 1)), DEFAULT_THRESHOLDS) == []
+
+
+def test_a_long_chop_raises_a_streak_too() -> None:
+    length = critical_length(8, full_shoe_rounds(8), DEFAULT_THRESHOLDS.streak, alternating=True)
+    findings = streak_findings(results_only("BB" + "PB" * length), DEFAULT_THRESHOLDS)
+    assert [f.evidence["test"] for f in findings] == ["chop_length"]
+    assert findings[0].key == f"shoe:1:streak:chop:2:{2 * length + 1}"
