@@ -1,6 +1,7 @@
 """An alarm's evidence in words and figures, as a reviewer reads it: each figure the
 checks gave (:class:`~tables.game.alarms.Finding`'s ``evidence``) under a label in the
-reviewer's language, the common ones first and in a fixed order."""
+reviewer's language, the common ones first and in a fixed order; the test by its name
+in words, cards with their suits."""
 
 from __future__ import annotations
 
@@ -11,16 +12,84 @@ from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
+from ..game.cards import Card, InvalidCardError
 from ..models import Alarm
 
-# The figures most checks give, by their evidence key, in the order a reviewer reads them.
+# The figures the checks give, by their evidence key, in the order a reviewer reads them:
+# what was tested and how unlikely it is first, then where, then the rest.
 LABELS: dict[str, Promise] = {
     "test": gettext_lazy("Test"),
     "statistic": gettext_lazy("Statistic"),
     "p_value": gettext_lazy("p-value"),
     "rounds": gettext_lazy("Rounds"),
     "cards": gettext_lazy("Cards"),
+    "expected": gettext_lazy("Expected"),
+    "held": gettext_lazy("Copies the shoe holds"),
+    "burn_card": gettext_lazy("The burn card is one of them"),
+    "longest_run": gettext_lazy("Longest run in new-deck order"),
+    "neighbours": gettext_lazy("Cards following their new-deck neighbour"),
+    "rank_repeats": gettext_lazy("Rank repeats"),
+    "rank_repeats_expected": gettext_lazy("Rank repeats expected"),
+    "suit_repeats": gettext_lazy("Suit repeats"),
+    "suit_repeats_expected": gettext_lazy("Suit repeats expected"),
+    "earlier_shoe": gettext_lazy("Earlier shoe"),
+    "hits": gettext_lazy("Stretches found again"),
+    "positions": gettext_lazy("Where, in this shoe"),
+    "shift": gettext_lazy("Shift"),
+    "never_seen": gettext_lazy("Cards never seen"),
+    "cards_never_seen": gettext_lazy("Cards never seen"),
+    "seen": gettext_lazy("Cards seen"),
+    "rank_seen_least": gettext_lazy("Rank seen least"),
+    "rank_shortfall": gettext_lazy("Its count"),
+    "rank_chi_square": gettext_lazy("Chi-square by rank"),
+    "card_chi_square": gettext_lazy("Chi-square by card"),
+    "problems": gettext_lazy("Problems"),
+    "numbers": gettext_lazy("Card numbers"),
+    "plaintexts_name": gettext_lazy("Plaintexts name"),
+    "side": gettext_lazy("Side"),
+    "events": gettext_lazy("Events"),
+    "rounds_tested": gettext_lazy("Rounds tested"),
+    "rounds_judged": gettext_lazy("Rounds judged"),
+    "review_lowest_p": gettext_lazy("Review's lowest p-value"),
+    "review_split_p": gettext_lazy("Review's B/P/T p-value"),
+    "signal": gettext_lazy("Signal"),
+    "count": gettext_lazy("Count"),
+    "rate": gettext_lazy("Rate"),
+    "configured_rate": gettext_lazy("Configured rate"),
+    "minimum": gettext_lazy("Minimum count"),
+    "per": gettext_lazy("Per"),
+    "out_of": gettext_lazy("Out of"),
+    "day": gettext_lazy("Day"),
+    "dealer": gettext_lazy("Dealer"),
+    "scope": gettext_lazy("Scope"),
 }
+# The tests by the name the checks give them.
+TESTS: dict[str, Promise] = {
+    "card_count": gettext_lazy("A card dealt more often than the shoe holds"),
+    "card_accounting": gettext_lazy("Every committed card accounted for"),
+    "plaintext_names_card": gettext_lazy("Each plaintext names the card dealt"),
+    "cards_never_seen": gettext_lazy("Cards never seen in the shoe"),
+    "rank_shortfall": gettext_lazy("A rank seen too seldom"),
+    "rank_chi_square": gettext_lazy("Dealt ranks against the shoe's (chi-square)"),
+    "card_chi_square": gettext_lazy("Dealt cards against the shoe's (chi-square)"),
+    "deck_order_run": gettext_lazy("A run of cards in new-deck order"),
+    "deck_order_count": gettext_lazy("Cards following their new-deck neighbour"),
+    "rank_repeats": gettext_lazy("Repeats of the previous card's rank"),
+    "suit_repeats": gettext_lazy("Repeats of the previous card's suit"),
+    "card_stretches": gettext_lazy("Stretches of cards found in an earlier shoe"),
+    "result_stretches": gettext_lazy("Stretches of results found in an earlier shoe"),
+    "streak_length": gettext_lazy("A run of one side this long, on the shoe's odds"),
+    "chop_length": gettext_lazy("Sides alternating this long, on the shoe's odds"),
+    "banker": gettext_lazy("Banker wins against their odds"),
+    "player": gettext_lazy("Player wins against their odds"),
+    "tie": gettext_lazy("Ties against their odds"),
+    "player_pair": gettext_lazy("Player pairs against their odds"),
+    "banker_pair": gettext_lazy("Banker pairs against their odds"),
+    "natural": gettext_lazy("Naturals against their odds"),
+    "rate": gettext_lazy("A rate past its configured limit"),
+}
+CARD_KEYS = {"cards", "plaintexts_name", "never_seen"}  # lists of card codes, shown with their suits
+YES, NO = gettext_lazy("yes"), gettext_lazy("no")
 MOST_LISTED = 24  # a long list of rounds or cards is cut, saying how many more
 
 
@@ -35,16 +104,36 @@ def alarm_facts(alarm: Alarm) -> list[Fact]:
     of what its check gave, each under its key's words."""
     evidence: Mapping[str, object] = alarm.evidence if isinstance(alarm.evidence, dict) else {}
     ordered = [key for key in LABELS if key in evidence] + sorted(key for key in evidence if key not in LABELS)
-    return [Fact(str(LABELS.get(key, key.replace("_", " ").capitalize())), figure(evidence[key])) for key in ordered]
+    return [Fact(_label(key), _value(key, evidence[key])) for key in ordered]
+
+
+def _label(key: str) -> str:
+    return str(LABELS.get(key, key.replace("_", " ").capitalize()))
+
+
+def _value(key: str, value: object) -> str:
+    if key == "test" and isinstance(value, str):
+        return str(TESTS.get(value, value.replace("_", " ")))
+    if key in CARD_KEYS and isinstance(value, list | tuple):
+        value = [card_label(item) for item in value]
+    return figure(value)
+
+
+def card_label(code: object) -> object:
+    """A card code as the desk shows cards (``10♠``); anything else as it is."""
+    try:
+        return Card.parse(code).label if isinstance(code, str) else code
+    except InvalidCardError:
+        return code
 
 
 def figure(value: object) -> str:
     """A figure as the reviewer reads it: a p-value in significant digits, a list as
     items (at most ``MOST_LISTED``), a mapping as ``key value`` pairs."""
     if isinstance(value, bool):
-        return str(value)
+        return str(YES if value else NO)
     if isinstance(value, float):
-        return f"{value:.3g}" if abs(value) < 0.001 or abs(value) >= 1e6 else number_format(round(value, 4))
+        return f"{value:.3g}" if value and (abs(value) < 0.001 or abs(value) >= 1e6) else number_format(round(value, 4))
     if isinstance(value, int):
         return number_format(value, force_grouping=True)
     if isinstance(value, list | tuple):

@@ -96,7 +96,7 @@ def test_the_desk_shows_open_alarms_with_their_evidence_in_words_and_figures(sho
     panel = find(html, "section", id="desk-alarms")
     item = find(html, "li", id=f"alarm-{alarm.pk}")
     assert "Cards in new-deck order" in item.text and "Critical" in item.text and "Dealer: Anna" in item.text
-    assert "new-deck order runs" in item.text and "1.2e-09" in item.text and "2S 3S 4S" in item.text
+    assert "new-deck order runs" in item.text and "1.2e-09" in item.text and "2♠ 3♠ 4♠" in item.text
     replay = reverse("admin:tables_shoe_change", args=[shoe.pk]) + "?round=7#replay-section"
     assert any(a.attrs.get("href") == replay for a in find_all(item.html, "a"))
     assert panel.attrs["data-version"].startswith(f"{alarm.pk}:0:")
