@@ -33,8 +33,10 @@ def share(count: float, whole: int) -> str:
 
 
 @register.filter
-def pvalue(value: float | None) -> str:
-    if value is None:
+def pvalue(value: float | str | None) -> str:
+    # A test not run (no rounds in the range) has no p-value: the template then hands
+    # over None or an empty string (a missing attribute).
+    if not isinstance(value, int | float):
         return "–"
     return f"{value:.2e}" if value < 0.001 else f"{value:.3f}"
 

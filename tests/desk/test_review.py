@@ -94,6 +94,15 @@ def test_the_date_range_picks_the_rounds_of_those_days(reviewer: Client, baccara
     assert [r["id"] for r in exported] == [new.round_id]
 
 
+def test_a_range_without_rounds_reads_as_none_not_as_an_error(reviewer: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.round_record(table=table, **banker_naturals(1)[0])
+    for query in ({}, {"start": "2020-01-01", "end": "2020-01-02"}):
+        response = reviewer.get("/review/", query)
+        assert response.status_code == 200
+
+
 def test_an_end_before_the_start_is_a_form_error_and_a_400_for_exports(reviewer: Client, db) -> None:
     response = reviewer.get("/review/", {"start": "2026-05-02", "end": "2026-05-01"})
     assert response.status_code == 400 and "The end date is before the start date." in body(response)
