@@ -38,6 +38,9 @@ class AlarmNoteForm(forms.Form):
 
 
 class AlarmAdmin(admin.ModelAdmin):
+    class Media:
+        css = {"all": ["css/desk.css"]}  # the severity chips
+
     list_display = ["raised", "severity_chip", "kind_name", "where", "round_number", "dealer_name", "state"]
     list_display_links = ["raised", "kind_name"]
     list_filter = ["state", "severity", "kind", "table", ("raised_at", admin.DateFieldListFilter)]
