@@ -213,6 +213,9 @@ LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
 # Shoe surveillance (tables/game/thresholds.py, calibrated by benchmarks/shuffle_alarms.py):
 # a check raises an alarm when its p-value falls under its threshold, critical under the
 # last; a shoe's stretch found again in this many places in line is a reused shoe.
+# An authenticated shoe's cards left after its last round are due to be revealed this long
+# after its end: shoe surveillance then takes a card still unrevealed as not accounted for.
+REVEAL_DUE_SECONDS = float(env("REVEAL_DUE_SECONDS", "3600"))
 SURVEILLANCE_THRESHOLDS = Thresholds(
     composition=float(env("ALARM_COMPOSITION", "1e-8")),
     deck_order=float(env("ALARM_DECK_ORDER", "1e-8")),

@@ -16,6 +16,7 @@ from ..game.authentication import Burn, CommitmentError, shoe_commitment, valida
 from ..game.cards import Card, InvalidCardError
 from ..game.validation import FieldError, IllegalRoundError
 from ..models import RoundInProgress, Shoe, ShoeCard, Table
+from ..surveillance import checks as surveillance
 from . import dealer_days
 
 
@@ -65,6 +66,12 @@ def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> 
                 "commitments",
             )
         now = timezone.now()
+        ending = Shoe.objects.filter(table=table, state=Shoe.State.OPEN).values_list("pk", "authenticated").first()
+        if ending is not None:
+            ended, authenticated = ending  # at most one open shoe a table
+            transaction.on_commit(
+                lambda: surveillance.shoe_ended_checks_queue(shoe_id=ended, authenticated=authenticated)
+            )
         Shoe.objects.filter(table=table, state=Shoe.State.OPEN).update(state=Shoe.State.CLOSED, ended_at=now)
         last = Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
         shoe = Shoe.objects.create(
@@ -88,11 +95,13 @@ def shoe_reveal(*, table: Table, number: int, plaintexts: dict[str, object]) -> 
     """Card authentication's reveal (:func:`tables.authentication.services.shoe_reveal`),
     the day's operations signals checked after a refusal it counted."""
     try:
-        return authentication.shoe_reveal(table=table, number=number, plaintexts=plaintexts)
+        revealed = authentication.shoe_reveal(table=table, number=number, plaintexts=plaintexts)
     except authentication.PlaintextRefusedError:
         day = timezone.localdate(timezone.now(), timezone.get_default_timezone())
         dealer_days.operations_check_soon(table_id=table.pk, dealer=table.dealer_name, day=day)
         raise
+    surveillance.shoe_checks_queue(shoe_id=revealed.pk)  # the plaintexts revealed name the cards dealt?
+    return revealed
 
 
 def shoe_end(*, table: Table) -> Shoe:
@@ -108,6 +117,9 @@ def shoe_end(*, table: Table) -> Shoe:
         shoe.state, shoe.ended_at = Shoe.State.CLOSED, timezone.now()
         shoe.save(update_fields=["state", "ended_at"])
         transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
+        transaction.on_commit(
+            lambda: surveillance.shoe_ended_checks_queue(shoe_id=shoe.pk, authenticated=shoe.authenticated)
+        )
     return shoe
 
 

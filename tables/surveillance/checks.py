@@ -19,6 +19,7 @@ from dataclasses import replace
 from django.conf import settings
 from django.core.cache import cache
 from django.db.models import Max
+from django.utils import timezone
 
 from ..background.runner import enqueue
 from ..game.alarms import Finding
@@ -55,6 +56,16 @@ def shoe_checks_queue(*, shoe_id: int) -> None:
     except Exception:
         pass  # no cache: queue it anyway, a second job raises nothing twice
     enqueue(CHECKS_TASK, shoe_checks_run, shoe_id, queue=CHECKS_QUEUE)
+
+
+def shoe_ended_checks_queue(*, shoe_id: int, authenticated: bool) -> None:
+    """After a shoe's end commits: its checks as an ended shoe (a plain shoe's composition
+    at its end, an authenticated shoe's accounting), at once; and for an authenticated shoe
+    once more when its reveal is due (``REVEAL_DUE_SECONDS`` later), when a card still
+    unrevealed is a card not accounted for."""
+    enqueue(CHECKS_TASK, shoe_checks_run, shoe_id, queue=CHECKS_QUEUE)
+    if authenticated:
+        enqueue(CHECKS_TASK, shoe_checks_run, shoe_id, queue=CHECKS_QUEUE, countdown=settings.REVEAL_DUE_SECONDS)
 
 
 def refused_cards_queue(*, shoe_id: int, cards: list[str]) -> None:
@@ -105,10 +116,11 @@ def refused_cards_check(shoe_id: int, cards: list[str]) -> int:
 
 
 def shoe_seen(shoe: Shoe) -> ShoeSeen:
-    """The shoe as the checks read it: its played rounds (a voided round is left out of
-    the statistics, as everywhere), its burn card and, on an authenticated shoe, what
-    became of each committed card."""
-    rows = shoe.rounds.filter(voided=False).order_by("number")
+    """The shoe as the checks read it: its rounds, its burn card and, on an authenticated
+    shoe, what became of each committed card. A voided round is in it: a void takes back
+    the pays, not the cards, and surveillance watches the cards (the order they came in,
+    the shoe they came from)."""
+    rows = shoe.rounds.order_by("number")
     rounds = tuple(
         RoundSeen(number=n, player=unpack_cards(p), banker=unpack_cards(b), winner=Winner(w))
         for n, p, b, w in rows.values_list("number", "player_cards", "banker_cards", "winner")
@@ -120,8 +132,15 @@ def shoe_seen(shoe: Shoe) -> ShoeSeen:
         burn_card=Card.parse(shoe.burn_card) if shoe.burn_card else None,
         ended=shoe.state == Shoe.State.CLOSED,
         committed=_committed(shoe, rounds) if shoe.authenticated else (),
-        reveal_due=shoe.authenticated and shoe.state == Shoe.State.CLOSED,
+        reveal_due=shoe.authenticated and _reveal_due(shoe),
     )
+
+
+def _reveal_due(shoe: Shoe) -> bool:
+    """An ended authenticated shoe's remaining cards should be revealed by now."""
+    if shoe.state != Shoe.State.CLOSED or shoe.ended_at is None:
+        return False
+    return (timezone.now() - shoe.ended_at).total_seconds() >= settings.REVEAL_DUE_SECONDS - 1
 
 
 def _committed(shoe: Shoe, rounds: tuple[RoundSeen, ...]) -> tuple[CommittedCard, ...]:

@@ -14,6 +14,7 @@ from tables.game.cards import ALL_CARDS, Card
 from tables.game.dealing import deal_round
 from tables.game.validation import IllegalRoundError
 from tables.models import Alarm, ShoeStretch
+from tests.dealers import DECK, Dealer, Deck, burned, first_round
 
 pytestmark = pytest.mark.django_db(transaction=True)  # the checks are queued after commit
 
@@ -87,3 +88,27 @@ def test_a_card_dealt_card_by_card_that_the_shoe_no_longer_holds_is_raised_too(d
     with pytest.raises(IllegalRoundError):
         services.card_deal(table=table, card="AS")
     assert kinds() == ["card_overdealt"]
+
+
+def authenticated_shoe_dealt_and_ended(dealer: Dealer) -> Deck:
+    deck = Deck.of(DECK)
+    assert dealer.post("shoes", {"commitments": deck.hashes}).status_code == 201
+    first_round(burned(dealer, deck), deck)
+    assert dealer.post("shoes/current/end").status_code == 200
+    return deck
+
+
+def test_an_authenticated_shoe_revealed_after_its_end_has_every_card_accounted_for(dealer: Dealer) -> None:
+    deck = authenticated_shoe_dealt_and_ended(dealer)
+    rest = {str(n): deck[n] for n in [2, 3, 4, *range(9, 417)]}  # the burned cards and those left unused
+    assert dealer.post("shoes/1/reveal", {"plaintexts": rest}).status_code == 200
+    assert kinds() == []
+
+
+def test_an_authenticated_shoe_left_unrevealed_past_its_due_time_has_cards_not_accounted_for(
+    dealer: Dealer, settings
+) -> None:
+    settings.REVEAL_DUE_SECONDS = 0  # due at once: the end's own checks find them
+    authenticated_shoe_dealt_and_ended(dealer)
+    alarm = Alarm.objects.get(kind="cards_unaccounted")
+    assert alarm.severity == "critical" and "not revealed" in str(alarm.evidence)
