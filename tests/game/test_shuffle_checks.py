@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tables.game.alarms import AlarmKind, Severity
 from tables.game.cards import ALL_CARDS, RANKS, Card, Suit
@@ -197,3 +199,13 @@ def test_the_cached_critical_counts_decide_as_the_exact_p_values_would(threshold
             assert (card_repeats_finding(shoe, thresholds) is not None) == (exact < threshold)
             decided.add(("repeats", exact < threshold))
     assert {raised for name, raised in decided if name == "deck_order"} == {True, False}
+
+
+@given(st.lists(st.sampled_from(ALL_CARDS), min_size=0, max_size=60), st.lists(st.integers(1, 6), max_size=20))
+def test_stretches_stored_round_by_round_are_the_stretches_of_the_whole(cards: list[Card], rounds: list[int]) -> None:
+    stored, dealt_so_far = [], 0
+    for size in [*rounds, len(cards)]:
+        upto = min(len(cards), dealt_so_far + size)
+        stored += card_stretches(cards[:upto], since=dealt_so_far)
+        dealt_so_far = upto
+    assert stored == card_stretches(cards)
