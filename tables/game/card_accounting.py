@@ -19,7 +19,7 @@ from collections import Counter
 from functools import lru_cache
 
 from .alarms import AlarmKind, Finding, Severity
-from .cards import ALL_CARDS, RANKS, Card
+from .cards import ALL_CARDS, RANKS
 from .review import chi2_sf
 from .seen import CardState, ShoeSeen
 from .shoe import DECK_SIZE, burn_count
@@ -27,10 +27,6 @@ from .tails import binomial_critical, binomial_sf, chi2_critical, hypergeometric
 from .thresholds import Thresholds
 
 MAX_LISTED = 40  # card numbers or codes listed in evidence
-
-
-def _seen(shoe: ShoeSeen) -> list[Card]:
-    return ([shoe.burn_card] if shoe.burn_card is not None else []) + list(shoe.cards)
 
 
 def overdealt_findings(shoe: ShoeSeen) -> list[Finding]:

@@ -61,7 +61,10 @@ class RoundSeen:
     @property
     def result(self) -> str:
         """The round's result as the results fingerprints read it: winner and both scores
-        (``"B57"``: Banker 7 over Player 5); the winner alone when no cards were given."""
+        (``"B57"``: Banker 7 over Player 5). Two rounds' results match with chance 0.0117,
+        which :data:`~tables.game.shuffle_checks.RESULT_STRETCH` is chosen for; the winner
+        alone (a round given without cards) matches with chance 0.42, far too often for
+        that stretch length, so such rounds are for the outcome checks, not fingerprints."""
         if not self.player or not self.banker:
             return self.winner.value
         return f"{self.winner.value}{hand_score(self.player)}{hand_score(self.banker)}"

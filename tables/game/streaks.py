@@ -104,10 +104,14 @@ def critical_length(decks: int, rounds: int, level: float, *, alternating: bool 
     at the full shoe's odds of ``decks`` is under ``level``."""
     rates = full_shoe_rates(decks)
     odds = [(rates["banker"], rates["player"], rates["tie"])] * rounds
-    length = 2
-    while run_chance(length, odds, alternating=alternating) >= level:
-        length += 1
-    return length
+    low, high = 2, rounds + 1  # no run is longer than the rounds: its chance is 0
+    while low < high:  # a bisection: the chance only falls as the run grows
+        middle = (low + high) // 2
+        if run_chance(middle, odds, alternating=alternating) < level:
+            high = middle
+        else:
+            low = middle + 1
+    return low
 
 
 def shoe_odds_list(shoe: ShoeSeen) -> list[Odds]:

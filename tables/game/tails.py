@@ -10,6 +10,7 @@ for the evidence of what it raises.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from functools import lru_cache
 
 from .review import chi2_sf
@@ -82,31 +83,39 @@ def hypergeometric_cdf(x: int, population: int, successes: int, draws: int) -> f
     return min(1.0, total)
 
 
+def _first_true(low: int, high: int, holds: Callable[[int], bool]) -> int:
+    """The smallest k in [low, high] for which ``holds`` (monotone: false, then true) is
+    true; ``high`` when it holds nowhere below it. A bisection: a cold cache costs a few
+    tails, not one per count."""
+    while low < high:
+        middle = (low + high) // 2
+        if holds(middle):
+            high = middle
+        else:
+            low = middle + 1
+    return low
+
+
 @lru_cache(maxsize=65536)
 def binomial_critical(n: int, p: float, level: float) -> int:
     """The smallest count k with P(X >= k) under ``level`` (``n + 1`` when none)."""
-    k = max(0, math.floor(n * p))
-    while k <= n and binomial_sf(k, n, p) >= level:
-        k += 1
-    return k
+    return _first_true(max(0, math.floor(n * p)), n + 1, lambda k: binomial_sf(k, n, p) < level)
 
 
 @lru_cache(maxsize=65536)
 def binomial_low_critical(n: int, p: float, level: float) -> int:
     """The largest count k with P(X <= k) under ``level`` (-1 when none)."""
-    k = min(n, math.ceil(n * p))
-    while k >= 0 and binomial_cdf(k, n, p) >= level:
-        k -= 1
-    return k
+    return _first_true(-1, min(n, math.ceil(n * p)), lambda k: binomial_cdf(k + 1, n, p) >= level)
 
 
 @lru_cache(maxsize=65536)
 def hypergeometric_low_critical(population: int, successes: int, draws: int, level: float) -> int:
     """The largest count x with :func:`hypergeometric_cdf` under ``level`` (-1 when none)."""
-    x = min(draws, successes)
-    while x >= 0 and hypergeometric_cdf(x, population, successes, draws) >= level:
-        x -= 1
-    return x
+    return _first_true(
+        -1,
+        min(draws, successes),
+        lambda x: hypergeometric_cdf(x + 1, population, successes, draws) >= level,
+    )
 
 
 @lru_cache(maxsize=1024)

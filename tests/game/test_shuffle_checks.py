@@ -6,6 +6,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tables.game.alarms import AlarmKind, Severity
 from tables.game.cards import ALL_CARDS, RANKS, Card, Suit
@@ -21,13 +23,15 @@ from tables.game.shuffle_checks import (
     deck_order_finding,
     fingerprint,
     is_deck_neighbour,
+    longest_run_chance,
     neighbour_chance,
     repeat_chances,
     repeated_finding,
     result_stretches,
     shoe_result_stretches,
 )
-from tables.game.thresholds import DEFAULT_THRESHOLDS
+from tables.game.tails import binomial_sf
+from tables.game.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
 from .shoes_seen import dealing, dealt, new_deck, shuffled
 
@@ -168,3 +172,40 @@ def test_fingerprints_of_shuffled_shoes_never_meet() -> None:
         stretches = {s.fingerprint for s in card_stretches(dealt(shuffled(seed, decks=8)).cards)}
         assert not stretches & seen
         seen |= stretches
+
+
+@pytest.mark.parametrize("threshold", [0.5, 0.1, 1e-2, 1e-3])
+def test_the_cached_critical_counts_decide_as_the_exact_p_values_would(threshold: float) -> None:
+    # Shoes with some disorder, so that p-values land on both sides of the thresholds.
+    decided: set[tuple[str, bool]] = set()
+    for seed in range(10):
+        order = shuffled(seed, decks=7)
+        order[40 * seed : 40 * seed] = new_deck()[: 3 + seed]
+        for shoe in list(dealing(order))[::7]:
+            thresholds = Thresholds(deck_order=threshold, repeats=threshold, critical=0.0)
+            order_figures = deck_order(shoe.cards)
+            chance = neighbour_chance(8)
+            exact = 2 * min(
+                binomial_sf(len(order_figures.neighbours), order_figures.pairs, chance),
+                longest_run_chance(order_figures.run_length, order_figures.pairs, chance),
+            )
+            assert (deck_order_finding(shoe, thresholds) is not None) == (exact < threshold)
+            decided.add(("deck_order", exact < threshold))
+            pairs = len(shoe.cards) - 1
+            rank, suit = repeat_chances(8)
+            rank_repeats = sum(a.rank == b.rank for a, b in itertools.pairwise(shoe.cards))
+            suit_repeats = sum(a.suit is b.suit for a, b in itertools.pairwise(shoe.cards))
+            exact = 2 * min(binomial_sf(rank_repeats, pairs, rank), binomial_sf(suit_repeats, pairs, suit))
+            assert (card_repeats_finding(shoe, thresholds) is not None) == (exact < threshold)
+            decided.add(("repeats", exact < threshold))
+    assert {raised for name, raised in decided if name == "deck_order"} == {True, False}
+
+
+@given(st.lists(st.sampled_from(ALL_CARDS), min_size=0, max_size=60), st.lists(st.integers(1, 6), max_size=20))
+def test_stretches_stored_round_by_round_are_the_stretches_of_the_whole(cards: list[Card], rounds: list[int]) -> None:
+    stored, dealt_so_far = [], 0
+    for size in [*rounds, len(cards)]:
+        upto = min(len(cards), dealt_so_far + size)
+        stored += card_stretches(cards[:upto], since=dealt_so_far)
+        dealt_so_far = upto
+    assert stored == card_stretches(cards)

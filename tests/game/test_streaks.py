@@ -5,6 +5,8 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from tables.game.alarms import AlarmKind, Severity
 from tables.game.outcome import Winner
@@ -82,3 +84,17 @@ def test_a_long_chop_raises_a_streak_too() -> None:
     findings = streak_findings(results_only("BB" + "PB" * length), DEFAULT_THRESHOLDS)
     assert [f.evidence["test"] for f in findings] == ["chop_length"]
     assert findings[0].key == f"shoe:1:streak:chop:2:{2 * length + 1}"
+
+
+@given(
+    st.integers(1, 8),
+    st.lists(st.tuples(st.floats(0.05, 0.9), st.floats(0.05, 0.9)), min_size=1, max_size=30),
+    st.booleans(),
+)
+def test_a_longer_run_is_never_likelier(length: int, chances: list[tuple[float, float]], alternating: bool) -> None:
+    odds = [(b / (b + p + 0.1), p / (b + p + 0.1), 0.1 / (b + p + 0.1)) for b, p in chances]
+    shorter, longer = (
+        run_chance(length, odds, alternating=alternating),
+        run_chance(length + 1, odds, alternating=alternating),
+    )
+    assert 0.0 <= longer <= shorter + 1e-12 <= 1.0 + 1e-12
