@@ -33,7 +33,7 @@ from collections.abc import Callable, Iterator
 from tables.game.alarms import AlarmKind
 from tables.game.cards import RANKS, Card, Suit
 from tables.game.seen import RoundSeen, ShoeSeen, StretchMatch
-from tables.game.shoe import DEFAULT_CUT_DEPTH, DEFAULT_CUT_JITTER, CutCardRule, DealingShoe
+from tables.game.shoe import DEFAULT_CUT_DEPTH, DEFAULT_CUT_JITTER, CutCardRule, DealingShoe, burn_count
 from tables.game.shuffle_checks import card_stretches, result_stretches
 from tables.game.surveillance import shoe_findings
 from tables.game.thresholds import DEFAULT_THRESHOLDS, Thresholds
@@ -173,15 +173,33 @@ def deal(
         )
 
 
-def first_alarm(
-    order: Order, rng: random.Random, key: str, index: Index | None = None, kinds: set[AlarmKind] | None = None
-) -> tuple[int | None, AlarmKind | None]:
-    """The round of the first alarm at the default thresholds (of ``kinds``, if given) and its kind."""
-    for seen in deal(order, rng, key, index):
-        findings = [f for f in shoe_findings(seen) if kinds is None or f.kind in kinds]
+def first_alarm(order: Order, rng: random.Random, key: str) -> tuple[int | None, AlarmKind | None]:
+    """The round of the first alarm at the default thresholds, and its kind."""
+    for seen in deal(order, rng, key):
+        findings = shoe_findings(seen)
         if findings:
             return seen.round_number, findings[0].kind
     return None, None
+
+
+def block_start(order: Order) -> int | None:
+    """Where a new deck lies whole in ``order``, if it does."""
+    deck = new_deck()
+    return next((i for i in range(len(order) - len(deck) + 1) if order[i : i + len(deck)] == deck), None)
+
+
+def rounds_after_block(order: Order, rng: random.Random, key: str) -> int | None:
+    """Rounds from the one that deals the unshuffled deck's first card to the first alarm
+    (counting both): None when no alarm, or when the deck lies behind the cut card."""
+    start = block_start(order)
+    block_round: int | None = None
+    for seen in deal(order, rng, key):
+        burned = 1 + burn_count(seen.burn_card) if seen.burn_card is not None else 0
+        if start is not None and block_round is None and len(seen.cards) > start - burned:
+            block_round = seen.round_number
+        if shoe_findings(seen) and seen.round_number is not None:
+            return None if block_round is None else seen.round_number - block_round + 1
+    return None
 
 
 # ---------------------------------------------------------------------- figures
@@ -261,6 +279,13 @@ def detection(per_failure: int, seed: int) -> dict[str, object]:
                 kinds[kind.value] += 1
         figures[f"rounds to detection: {name}"] = quartiles(rounds)
         print(f"  {name:30s} {quartiles(rounds):16s} {len(rounds)}/{per_failure}  {dict(kinds.most_common())}")
+    after = [
+        r
+        for n in range(per_failure)
+        if (r := rounds_after_block(_one_deck_unshuffled(rng), rng, f"block{n}")) is not None
+    ]
+    figures["rounds to detection: one deck unshuffled, from its first card dealt"] = quartiles(after)
+    print(f"  {'  the same, from its first card':30s} {quartiles(after):16s} {len(after)}/{per_failure}")
     return figures
 
 
