@@ -99,11 +99,10 @@ def _first_dealt_number(shoe: ShoeSeen) -> int | None:
 
 
 def _rounds_of_numbers(shoe: ShoeSeen, numbers: list[int]) -> list[int]:
-    first = _first_dealt_number(shoe)
-    if first is None:
-        return []
+    """The rounds the committed cards ``numbers`` were dealt to (cancelled ones skipped)."""
+    _, dealt_at = _expected_places(shoe, _first_dealt_number(shoe), DECK_SIZE * shoe.decks)
     rounds = shoe.card_rounds
-    return sorted({rounds[n - first] for n in numbers if 0 <= n - first < len(rounds)})[:MAX_LISTED]
+    return sorted({rounds[dealt_at[n]] for n in numbers if n in dealt_at})[:MAX_LISTED]
 
 
 def unaccounted_problems(shoe: ShoeSeen) -> dict[int, str]:
@@ -122,6 +121,7 @@ def unaccounted_problems(shoe: ShoeSeen) -> dict[int, str]:
             problems[n] = f"committed {numbers[n]} times"
     first_dealt = _first_dealt_number(shoe)
     cards = shoe.cards
+    places, dealt_at = _expected_places(shoe, first_dealt, size)
     for c in shoe.committed:
         if c.number in problems:
             continue
@@ -133,30 +133,44 @@ def unaccounted_problems(shoe: ShoeSeen) -> dict[int, str]:
         except ValueError:
             problems[c.number] = f"unknown state {c.state!r}"
             continue
-        expected = _expected_state(c.number, first_dealt, len(cards))
+        expected = places.get(c.number)
         if expected is not None and state is not expected:
             problems[c.number] = f"{state.value} where {expected.value} was expected"
         elif state in (CardState.BURN_CARD, CardState.DEALT) and c.plaintext_card is None:
             problems[c.number] = f"{state.value} without a plaintext"
         elif c.plaintext_card is None and shoe.reveal_due:
             problems[c.number] = f"{state.value}, not revealed"
-        elif state is CardState.DEALT and first_dealt is not None and c.dealt_as != cards[c.number - first_dealt]:
+        elif state is CardState.DEALT and c.number in dealt_at and c.dealt_as != cards[dealt_at[c.number]]:
             named = c.dealt_as.code if c.dealt_as is not None else "nothing"
-            problems[c.number] = f"dealt as {named}, the round has {cards[c.number - first_dealt].code}"
+            problems[c.number] = f"dealt as {named}, the round has {cards[dealt_at[c.number]].code}"
     dealt_count = sum(1 for c in shoe.committed if c.state == CardState.DEALT)
     if dealt_count < len(cards):
         problems[0] = f"{len(cards) - dealt_count} of the rounds' cards have no committed card"
     return problems
 
 
-def _expected_state(number: int, first_dealt: int | None, dealt: int) -> CardState | None:
-    if number == 1:
-        return CardState.BURN_CARD
+def _expected_places(shoe: ShoeSeen, first_dealt: int | None, size: int) -> tuple[dict[int, CardState], dict[int, int]]:
+    """What each committed card should be, by number, and where each dealt one is in the
+    rounds' cards: card 1 the burn card, the cards it burns burned, then the rounds' cards
+    in number order and the rest unused. A card stored as burned among them, revealed, is
+    a cancelled round's (a misdeal: its plaintext was checked as it came, and the shoe's
+    next card moved past it): accounted for, and the rounds' cards go on after it."""
+    places: dict[int, CardState] = {1: CardState.BURN_CARD}
+    dealt_at: dict[int, int] = {}
     if first_dealt is None:
-        return None
-    if number < first_dealt:
-        return CardState.BURNED
-    return CardState.DEALT if number < first_dealt + dealt else CardState.UNUSED
+        return places, dealt_at
+    places |= dict.fromkeys(range(2, first_dealt), CardState.BURNED)
+    stored = {c.number: c for c in shoe.committed}
+    dealt = 0
+    for number in range(first_dealt, size + 1):
+        card = stored.get(number)
+        if card is not None and card.state == CardState.BURNED and card.plaintext_card is not None:
+            places[number] = CardState.BURNED  # a cancelled round's card
+        elif dealt < len(shoe.cards):
+            places[number], dealt_at[number], dealt = CardState.DEALT, dealt, dealt + 1
+        else:
+            places[number] = CardState.UNUSED
+    return places, dealt_at
 
 
 def unaccounted_finding(shoe: ShoeSeen) -> Finding | None:

@@ -183,3 +183,32 @@ def test_a_shoe_missing_most_of_its_fives_is_short_on_that_rank() -> None:
 @pytest.mark.parametrize("seed", range(30))
 def test_shuffled_shoes_are_not_short(seed: int) -> None:
     assert all(composition_finding(s, DEFAULT_THRESHOLDS) is None for s in dealing(shuffled(100 + seed)))
+
+
+def with_cancelled_cards(shoe: ShoeSeen, at: int, *, revealed: bool = True) -> ShoeSeen:
+    """``shoe`` as if a round had been cancelled (a misdeal) just before committed card
+    ``at``: two cards kept as burned there, the rest dealt and left after them (the
+    shoe's last two cards make room)."""
+    cards = [c for c in shoe.committed if c.number < at]
+    cancelled = [c for c in shoe.committed if c.state == "unused"][-2:]
+    for offset, card in enumerate(cancelled):
+        cards.append(CommittedCard(at + offset, "burned", card.plaintext_card if revealed else None))
+    later = [c for c in shoe.committed if c.number >= at and c not in cancelled]
+    cards += [dataclasses.replace(c, number=c.number + 2) for c in later]
+    return dataclasses.replace(shoe, committed=tuple(cards))
+
+
+def test_a_cancelled_rounds_cards_kept_as_burned_among_the_dealt_ones_are_accounted_for(
+    authenticated: ShoeSeen,
+) -> None:
+    first_dealt = next(c.number for c in authenticated.committed if c.state == "dealt")
+    shoe = with_cancelled_cards(authenticated, first_dealt + 6)
+    assert unaccounted_problems(shoe) == {}
+    assert unaccounted_finding(shoe) is None
+
+
+def test_a_card_burned_among_the_dealt_ones_without_its_plaintext_is_unaccounted(authenticated: ShoeSeen) -> None:
+    first_dealt = next(c.number for c in authenticated.committed if c.state == "dealt")
+    shoe = with_cancelled_cards(authenticated, first_dealt + 6, revealed=False)
+    problems = unaccounted_problems(shoe)
+    assert problems[first_dealt + 6] == "burned where dealt was expected"

@@ -112,3 +112,19 @@ def test_an_authenticated_shoe_left_unrevealed_past_its_due_time_has_cards_not_a
     authenticated_shoe_dealt_and_ended(dealer)
     alarm = Alarm.objects.get(kind="cards_unaccounted")
     assert alarm.severity == "critical" and "not revealed" in str(alarm.evidence)
+
+
+def test_an_authenticated_shoe_with_a_cancelled_round_has_every_card_accounted_for(dealer: Dealer) -> None:
+    deck = Deck.of(DECK)
+    assert dealer.post("shoes", {"commitments": deck.hashes}).status_code == 201
+    burned(dealer, deck)
+    for number in (5, 6):  # a misdeal: two cards out, then cancelled
+        assert dealer.post("cards", {"plaintext": deck[number]}).status_code == 201
+    assert dealer.post("rounds/current/cancel", {"reason": "card face up"}).status_code == 200
+    number = 7
+    while not dealer.post("cards", {"plaintext": deck[number]}).json()["round"]["complete"]:
+        number += 1
+    assert dealer.post("shoes/current/end").status_code == 200
+    rest = {str(n): deck[n] for n in [2, 3, 4, *range(number + 1, 417)]}
+    assert dealer.post("shoes/1/reveal", {"plaintexts": rest}).status_code == 200
+    assert kinds() == []
