@@ -35,7 +35,7 @@ def panel_html(shoe_id: int | None = None) -> str:
     return render_to_string(
         "admin/tables/_alarms.html",
         {
-            "alarms": [(alarm, alarm_facts(alarm)) for alarm in panel_alarms(shoe_id)],
+            "alarms": [(alarm, alarm_facts(alarm, brief=True)) for alarm in panel_alarms(shoe_id)],
             "version": panel_version(shoe_id),
             "shoe_id": shoe_id,
             "limit": PANEL_ALARMS,

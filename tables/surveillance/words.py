@@ -99,11 +99,17 @@ class Fact:
     value: str
 
 
-def alarm_facts(alarm: Alarm) -> list[Fact]:
+BRIEF = ("test", "statistic", "p_value", "rounds", "cards")  # what a list of alarms shows of each
+
+
+def alarm_facts(alarm: Alarm, *, brief: bool = False) -> list[Fact]:
     """The alarm's evidence as labelled facts: the common figures first, then the rest
-    of what its check gave, each under its key's words."""
+    of what its check gave, each under its key's words; ``brief``: the common ones only
+    (the desk's list; the alarm's page has them all)."""
     evidence: Mapping[str, object] = alarm.evidence if isinstance(alarm.evidence, dict) else {}
     ordered = [key for key in LABELS if key in evidence] + sorted(key for key in evidence if key not in LABELS)
+    if brief:
+        ordered = [key for key in ordered if key in BRIEF]
     return [Fact(_label(key), _value(key, evidence[key])) for key in ordered]
 
 
