@@ -110,6 +110,7 @@ def alarm_facts(alarm: Alarm, *, brief: bool = False) -> list[Fact]:
     ordered = [key for key in LABELS if key in evidence] + sorted(key for key in evidence if key not in LABELS)
     if brief:
         ordered = [key for key in ordered if key in BRIEF]
+    ordered = [key for key in ordered if evidence[key] not in (None, "", [], {})]  # nothing to show
     return [Fact(_label(key), _value(key, evidence[key])) for key in ordered]
 
 
@@ -138,6 +139,8 @@ def figure(value: object) -> str:
     items (at most ``MOST_LISTED``), a mapping as ``key value`` pairs."""
     if isinstance(value, bool):
         return str(YES if value else NO)
+    if isinstance(value, float) and value == 0:
+        return "0"  # certain, not rounded to zero: a card counted, not a chance
     if isinstance(value, float):
         return f"{value:.3g}" if value and (abs(value) < 0.001 or abs(value) >= 1e6) else number_format(round(value, 4))
     if isinstance(value, int):

@@ -180,3 +180,18 @@ def test_a_desk_socket_ticket_lets_in_a_reviewer_only_while_they_may_see_alarms(
     desk_reviewer.is_active = False
     desk_reviewer.save()
     assert not desk_ticket_allows(desk_ticket(desk_reviewer.pk))
+
+
+def test_evidence_without_rounds_or_cards_shows_no_empty_labels(shoe, desk_reviewer, client) -> None:
+    finding = Finding(
+        AlarmKind.CARDS_UNACCOUNTED,
+        Severity.CRITICAL,
+        "shoe:1:cards_unaccounted",
+        40,
+        {"test": "card_accounting", "statistic": 2, "p_value": 0.0, "rounds": [], "cards": []},
+    )
+    alarm = alarms.alarm_raise(finding, table=shoe.table, shoe=shoe)
+    item = find(signed_in(client, desk_reviewer).get("/admin/").content.decode(), "li", id=f"alarm-{alarm.pk}")
+    labels = [dt.text for dt in find_all(item.html, "dt")]
+    assert labels == ["Test", "Statistic", "p-value"]
+    assert "Every committed card accounted for" in item.text and "0.0" not in item.text
