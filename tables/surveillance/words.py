@@ -13,6 +13,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
 from ..game.cards import Card, InvalidCardError
+from ..labels import WINNER_NAMES
 from ..models import Alarm
 
 # The figures the checks give, by their evidence key, in the order a reviewer reads them:
@@ -88,6 +89,18 @@ TESTS: dict[str, Promise] = {
     "natural": gettext_lazy("Naturals against their odds"),
     "rate": gettext_lazy("A rate past its configured limit"),
 }
+# Figures that are words from the code, by their key: worded as the pages word them.
+VALUE_WORDS: dict[str, dict[str, Promise]] = {
+    "side": {winner.value: name for winner, name in WINNER_NAMES.items()},
+    "signal": {
+        "voids": gettext_lazy("Voids"),
+        "cancels": gettext_lazy("Cancelled"),
+        "refusals": gettext_lazy("Refused posts"),
+        "auth_refusals": gettext_lazy("Refused plaintexts"),
+    },
+    "scope": {"dealer": gettext_lazy("Dealer"), "table": gettext_lazy("Table")},
+    "per": {"day": gettext_lazy("Day")},
+}
 CARD_KEYS = {"cards", "plaintexts_name", "never_seen"}  # lists of card codes, shown with their suits
 YES, NO = gettext_lazy("yes"), gettext_lazy("no")
 MOST_LISTED = 24  # a long list of rounds or cards is cut, saying how many more
@@ -121,6 +134,8 @@ def _label(key: str) -> str:
 def _value(key: str, value: object) -> str:
     if key == "test" and isinstance(value, str):
         return str(TESTS.get(value, value.replace("_", " ")))
+    if isinstance(value, str) and value in VALUE_WORDS.get(key, {}):
+        return str(VALUE_WORDS[key][value])
     if key in CARD_KEYS and isinstance(value, list | tuple):
         value = [card_label(item) for item in value]
     return figure(value)

@@ -195,3 +195,15 @@ def test_evidence_without_rounds_or_cards_shows_no_empty_labels(shoe, desk_revie
     labels = [dt.text for dt in find_all(item.html, "dt")]
     assert labels == ["Test", "Statistic", "p-value"]
     assert "Every committed card accounted for" in item.text and "0.0" not in item.text
+
+
+def test_evidence_words_from_the_checks_read_as_the_pages_word_them(shoe, desk_reviewer, client) -> None:
+    streak = Finding(
+        AlarmKind.STREAK, Severity.WARNING, "shoe:1:streak:banker:3:19", 21, {"side": "B", "statistic": 19}
+    )
+    alarm = alarms.alarm_raise(streak, table=shoe.table, shoe=shoe)
+    page = signed_in(client, desk_reviewer).get(reverse("admin:tables_alarm_change", args=[alarm.pk]))
+    facts = {
+        dt.text: dd.text for dt, dd in zip(find_all(page.content.decode(), "dt"), find_all(page.content.decode(), "dd"))
+    }
+    assert facts["Side"] == "Banker"
