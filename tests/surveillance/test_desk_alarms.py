@@ -203,7 +203,6 @@ def test_evidence_words_from_the_checks_read_as_the_pages_word_them(shoe, desk_r
     )
     alarm = alarms.alarm_raise(streak, table=shoe.table, shoe=shoe)
     page = signed_in(client, desk_reviewer).get(reverse("admin:tables_alarm_change", args=[alarm.pk]))
-    facts = {
-        dt.text: dd.text for dt, dd in zip(find_all(page.content.decode(), "dt"), find_all(page.content.decode(), "dd"))
-    }
+    html = page.content.decode()
+    facts = {dt.text: dd.text for dt, dd in zip(find_all(html, "dt"), find_all(html, "dd"), strict=True)}
     assert facts["Side"] == "Banker"
