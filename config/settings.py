@@ -210,21 +210,30 @@ REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
 # 20 s and 600 MB of CSV. A longer history is exported a date range at a time.
 EXPORT_MAX_ROUNDS = int(env("EXPORT_MAX_ROUNDS", "1000000"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
-# Shoe surveillance (tables/game/thresholds.py, calibrated by benchmarks/shuffle_alarms.py):
-# a check raises an alarm when its p-value falls under its threshold, critical under the
-# last; a shoe's stretch found again in this many places in line is a reused shoe.
-# An authenticated shoe's cards left after its last round are due to be revealed this long
-# after its end: shoe surveillance then takes a card still unrevealed as not accounted for.
-REVEAL_DUE_SECONDS = float(env("REVEAL_DUE_SECONDS", "3600"))
-SURVEILLANCE_THRESHOLDS = Thresholds(
-    composition=float(env("ALARM_COMPOSITION", "1e-8")),
-    deck_order=float(env("ALARM_DECK_ORDER", "1e-8")),
-    repeats=float(env("ALARM_REPEATS", "1e-8")),
-    outcomes=float(env("ALARM_OUTCOMES", "1e-6")),
-    streak=float(env("ALARM_STREAK", "1e-5")),
-    critical=float(env("ALARM_CRITICAL", "1e-12")),
-    stretch_hits=int(env("ALARM_STRETCH_HITS", "2")),
-)
+# Shoe surveillance. An authenticated shoe's cards left after its last round are due to be
+# revealed REVEAL_DUE_SECONDS after its end: a card still unrevealed is then not accounted
+# for. The checks' thresholds (tables/game/thresholds.py, calibrated by
+# benchmarks/shuffle_alarms.py): an alarm under its p-value, critical under ALARM_CRITICAL;
+# a shoe's stretch found again in ALARM_STRETCH_HITS places in line is a reused shoe.
+def _surveillance_settings() -> tuple[float, Thresholds]:
+    def number(name: str, default: str, kind: type[float] | type[int] = float) -> Any:
+        try:
+            return kind(env(name, default))
+        except ValueError:
+            raise ImproperlyConfigured(f"{name} must be a number, not {env(name)!r}") from None
+
+    return number("REVEAL_DUE_SECONDS", "3600"), Thresholds(
+        composition=number("ALARM_COMPOSITION", "1e-8"),
+        deck_order=number("ALARM_DECK_ORDER", "1e-8"),
+        repeats=number("ALARM_REPEATS", "1e-8"),
+        outcomes=number("ALARM_OUTCOMES", "1e-6"),
+        streak=number("ALARM_STREAK", "1e-5"),
+        critical=number("ALARM_CRITICAL", "1e-12"),
+        stretch_hits=number("ALARM_STRETCH_HITS", "2", int),
+    )
+
+
+REVEAL_DUE_SECONDS, SURVEILLANCE_THRESHOLDS = _surveillance_settings()
 
 
 # Dealer and operations signals (issue 35): a dealer's or a table's day past one of these

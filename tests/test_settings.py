@@ -112,3 +112,9 @@ def test_migrate_and_check_run_on_a_sqlite_url(tmp_path: Path) -> None:
     assert created.returncode == 0, created.stdout + created.stderr
     assert (tmp_path / "given.sqlite3").stat().st_size > 0
     assert not (tmp_path / "data" / "db.sqlite3").exists()
+
+
+def test_a_surveillance_threshold_that_is_not_a_number_is_a_configuration_error(tmp_path: Path) -> None:
+    env = {name: value for name, value in os.environ.items() if name not in NAMES}
+    done = manage(env | {"DATA_DIR": str(tmp_path), "ALARM_STREAK": "often"}, "check")
+    assert done.returncode != 0 and "ALARM_STREAK must be a number, not 'often'" in done.stderr
