@@ -45,6 +45,9 @@ ODDS_SWEPT = Counter("baccarat_odds_swept_rounds", "Rounds whose odds job was lo
 AUTH_FAILURES = Counter("baccarat_authentication_failures", "Failed authentications, by kind (token, login)", ["kind"])
 THROTTLED = Counter("baccarat_throttled", "Requests answered 429, by kind (token, login, report)", ["kind"])
 CARD_REFUSALS = Counter("baccarat_card_refusals", "Card-authentication plaintexts refused (kept for reviewers)")
+ALARMS_RAISED = Counter(
+    "baccarat_alarms_raised", "Shoe surveillance's alarms raised, by kind and severity", ["kind", "severity"]
+)
 WEBHOOK_ATTEMPTS = Counter("baccarat_webhook_attempts", "Webhook deliveries attempted: POSTs to a receiver")
 WEBHOOK_DELIVERED = Counter("baccarat_webhook_deliveries_succeeded", "Webhook deliveries a receiver accepted (2xx)")
 WEBHOOK_FAILED = Counter(

@@ -8,6 +8,7 @@ from django.utils import timezone
 from .. import live
 from ..game.alarms import Finding
 from ..models import Alarm, AlarmNote, Shoe, Table
+from ..operations.metrics import ALARMS_RAISED
 from . import webhooks
 
 NOTE_STATES = {
@@ -39,6 +40,7 @@ def alarm_raise(finding: Finding, *, table: Table, shoe: Shoe | None = None, dea
             )
     except IntegrityError:
         return None
+    transaction.on_commit(lambda: ALARMS_RAISED.labels(alarm.kind, alarm.severity).inc())
     transaction.on_commit(lambda: alarm_raised(alarm))
     return alarm
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 
 import pytest
+from prometheus_client import REGISTRY
 
 from tables import services
 from tables.game.cards import ALL_CARDS, Card
@@ -35,10 +36,17 @@ def kinds() -> list[str]:
     return sorted(Alarm.objects.values_list("kind", flat=True))
 
 
+def raised(kind: str, severity: str) -> float:
+    """The alarms raised so far, as /metrics counts them."""
+    return REGISTRY.get_sample_value("baccarat_alarms_raised_total", {"kind": kind, "severity": severity}) or 0.0
+
+
 def test_a_shoe_dealt_in_new_deck_order_raises_the_deck_order_alarm_once(baccarat_1) -> None:
     table, _ = baccarat_1
     services.shoe_start(table=table)
+    before = raised("deck_order", "critical")
     deal_in_order(table, list(ALL_CARDS) * 8, rounds=12)
+    assert raised("deck_order", "critical") == before + 1
     alarm = Alarm.objects.get(kind="deck_order")
     assert alarm.severity == "critical" and alarm.table == table and alarm.shoe.number == 1
     assert alarm.round_number is not None and alarm.round_number <= 12
