@@ -210,6 +210,8 @@ REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
 # 20 s and 600 MB of CSV. A longer history is exported a date range at a time.
 EXPORT_MAX_ROUNDS = int(env("EXPORT_MAX_ROUNDS", "1000000"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
+
+
 # Shoe surveillance. An authenticated shoe's cards left after its last round are due to be
 # revealed REVEAL_DUE_SECONDS after its end: a card still unrevealed is then not accounted
 # for. The checks' thresholds (tables/game/thresholds.py, calibrated by
