@@ -4,8 +4,8 @@ The pages' sockets carry no session (they are public, and thousands are open: a 
 would cost each of them); the desk's page hands its socket a signed ticket naming the
 reviewer instead, good for ``TICKET_SECONDS``, and the socket asks the database whether
 that reviewer may still see alarms when it opens. A desk left open past its ticket's
-age reconnects with the ticket its page was given, is refused, and says so; a reload
-gives it a new one."""
+age is refused when it reconnects with the ticket its page was given (its panel stays as
+it was); a reload gives it a new one."""
 
 from __future__ import annotations
 
