@@ -23,7 +23,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
     yield from serving(LiveServer(tmp_path_factory.mktemp("server")))
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="package")  # one Chromium for every browser test: each page has a context of its own
 def browser() -> Iterator[Any]:
     ARTIFACTS.mkdir(exist_ok=True)
     if not Path(CHROMIUM).exists() or shutil.which("chromium") is None:
