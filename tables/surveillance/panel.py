@@ -8,6 +8,7 @@ from __future__ import annotations
 from django.db.models import Max, Q
 from django.template.loader import render_to_string
 
+from ..game.alarms import Severity
 from ..models import Alarm, AlarmNote
 from ..page_version import PageVersion
 from .words import alarm_facts
@@ -16,10 +17,19 @@ PANEL_ALARMS = 25  # the newest shown; the alarm list in admin has the rest
 
 
 def panel_alarms(shoe_id: int | None = None) -> list[Alarm]:
-    """The desk's alarms, newest first: a shoe's all, or every one not resolved."""
+    """The desk's alarms, newest first: a shoe's all, or every one not resolved. A warning
+    that the same check has since raised as critical (its key, ``:critical`` for
+    ``:warning``) is left out: the critical one stands for both."""
     found = Alarm.objects.select_related("table", "shoe__table")
     found = found.filter(shoe_id=shoe_id) if shoe_id is not None else found.exclude(state=Alarm.State.RESOLVED)
-    return list(found.order_by("-raised_at", "-pk")[:PANEL_ALARMS])
+    alarms = list(found.order_by("-raised_at", "-pk")[:PANEL_ALARMS])
+    critical = {(alarm.kind, alarm.key) for alarm in alarms if alarm.severity == Severity.CRITICAL}
+    return [alarm for alarm in alarms if not _superseded(alarm, critical)]
+
+
+def _superseded(alarm: Alarm, critical: set[tuple[str, str]]) -> bool:
+    warning = alarm.severity == Severity.WARNING and alarm.key.endswith(":warning")
+    return warning and (alarm.kind, alarm.key.removesuffix(":warning") + ":critical") in critical
 
 
 def panel_version(shoe_id: int | None = None) -> PageVersion:

@@ -206,3 +206,18 @@ def test_evidence_words_from_the_checks_read_as_the_pages_word_them(shoe, desk_r
     html = page.content.decode()
     facts = {dt.text: dd.text for dt, dd in zip(find_all(html, "dt"), find_all(html, "dd"), strict=True)}
     assert facts["Side"] == "Banker"
+
+
+def test_a_warning_the_same_check_raised_again_as_critical_leaves_the_desk_to_the_critical_one(
+    shoe, desk_reviewer, client
+) -> None:
+    def deck_order(severity: Severity, number: int) -> Alarm | None:
+        key = f"shoe:{shoe.pk}:deck_order:{severity.value}"
+        finding = Finding(AlarmKind.DECK_ORDER, severity, key, number, {"statistic": number})
+        return alarms.alarm_raise(finding, table=shoe.table, shoe=shoe)
+
+    warning, critical = deck_order(Severity.WARNING, 22), deck_order(Severity.CRITICAL, 23)
+    html = signed_in(client, desk_reviewer).get("/admin/").content.decode()
+    listed = [li.attrs["id"] for li in find_all(html, "li", cls="desk-alarm")]
+    assert listed == [f"alarm-{critical.pk}"]  # the warning's page and the alarm list keep it
+    assert client.get(reverse("admin:tables_alarm_change", args=[warning.pk])).status_code == 200
