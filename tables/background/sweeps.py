@@ -24,41 +24,44 @@ from . import odds
 log = logging.getLogger(__name__)
 
 
-async def odds_sweep_forever(interval: float, *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
-    older_than = 0.0  # at start-up every job of an earlier process is lost
+Sleep = Callable[[float], Awaitable[None]]
+
+
+async def odds_sweep_forever(interval: float, *, sleep: Sleep = asyncio.sleep) -> None:
+    await _sweep_forever(interval, _odds_sweep, "computed the odds of %d rounds whose job was lost", "odds", sleep)
+
+
+async def webhook_sweep_forever(interval: float, *, sleep: Sleep = asyncio.sleep) -> None:
+    done = "queued %d webhook deliveries whose retry was lost"
+    await _sweep_forever(interval, _webhook_sweep, done, "webhook", sleep)
+
+
+async def _sweep_forever(interval: float, sweep: Callable[[float], int], done: str, name: str, sleep: Sleep) -> None:
+    """Run ``sweep`` at once, for everything an earlier process left (at start-up every job
+    it queued is lost), then every ``interval`` for what waited that long; log what it
+    found (``done``), and a failure without stopping."""
+    older_than = 0.0
     while True:
         try:
-            stored = await sync_to_async(_sweep, thread_sensitive=False)(older_than)
-            if stored:
-                log.info("computed the odds of %d rounds whose job was lost", stored)
+            found = await sync_to_async(_in_own_connection, thread_sensitive=False)(sweep, older_than)
+            if found:
+                log.info(done, found)
         except Exception:
-            log.exception("the odds sweep failed; it runs again in %.0f s", interval)
+            log.exception("the %s sweep failed; it runs again in %.0f s", name, interval)
         older_than = interval
         await sleep(interval)
 
 
-def _sweep(older_than: float) -> int:
+def _in_own_connection(sweep: Callable[[float], int], older_than: float) -> int:
     try:
-        return odds.rounds_without_odds_compute(older_than=older_than)
+        return sweep(older_than)
     finally:
         close_old_connections()  # a thread of the executor: give its connection back
 
 
-async def webhook_sweep_forever(interval: float, *, sleep: Callable[[float], Awaitable[None]] = asyncio.sleep) -> None:
-    older_than = 0.0  # at start-up every retry queued by an earlier process is lost
-    while True:
-        try:
-            queued = await sync_to_async(_webhook_sweep, thread_sensitive=False)(older_than)
-            if queued:
-                log.info("queued %d webhook deliveries whose retry was lost", queued)
-        except Exception:
-            log.exception("the webhook sweep failed; it runs again in %.0f s", interval)
-        older_than = interval
-        await sleep(interval)
+def _odds_sweep(older_than: float) -> int:
+    return odds.rounds_without_odds_compute(older_than=older_than)
 
 
 def _webhook_sweep(older_than: float) -> int:
-    try:
-        return webhooks.deliveries_due_queue(older_than=older_than)
-    finally:
-        close_old_connections()
+    return webhooks.deliveries_due_queue(older_than=older_than)

@@ -201,3 +201,22 @@ def off_screen(page: Any) -> list[str]:
             });
         }"""
     )
+
+
+def make_reviewer(server: LiveServer, username: str, password: str) -> None:
+    """Staff in the "reviewer" group, as an owner makes one."""
+    server.manage(
+        "shell",
+        "-c",
+        "from django.contrib.auth.models import Group, User; "
+        f"u = User.objects.create_user({username!r}, password={password!r}, is_staff=True); "
+        "u.groups.add(Group.objects.get(name='reviewer'))",
+    )
+
+
+def log_in(server: LiveServer, page: Any, next_path: str, username: str, password: str) -> None:
+    """Sign in to admin on ``page`` and land on ``next_path``."""
+    page.goto(f"{server.url}/admin/login/?next={next_path}")
+    page.fill("#id_username", username)
+    page.fill("#id_password", password)
+    page.click("input[type=submit]")

@@ -6,28 +6,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from .browsing import LiveServer, page_width, screenshot, sized_page
+from .browsing import LiveServer, log_in, make_reviewer, page_width, screenshot, sized_page
 
 REVIEWER = "floor-reviewer"
 PASSWORD = "pw-floor-reviewer-1"
-
-
-def make_reviewer(server: LiveServer) -> None:
-    """Staff in the "reviewer" group, as an owner makes one."""
-    server.manage(
-        "shell",
-        "-c",
-        "from django.contrib.auth.models import Group, User; "
-        f"u = User.objects.create_user({REVIEWER!r}, password={PASSWORD!r}, is_staff=True); "
-        "u.groups.add(Group.objects.get(name='reviewer'))",
-    )
-
-
-def log_in(server: LiveServer, page: Any, next_path: str) -> None:
-    page.goto(f"{server.url}/admin/login/?next={next_path}")
-    page.fill("#id_username", REVIEWER)
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
 
 
 def deal(server: LiveServer, slug: str, cards: list[str]) -> None:
@@ -45,14 +27,14 @@ def test_a_reviewer_sees_the_round_being_dealt_and_cancels_it(server: LiveServer
     deal(server, "floor-1", ["9H", "3C"])
     server.post("floor-1", "rounds/current/cancel", {"reason": "the shoe jammed and a card came out face down"})
     deal(server, "floor-1", ["AH", "JC", "3S", "2H", "5D"])  # the Player's third card: the Banker's next
-    make_reviewer(server)
+    make_reviewer(server, REVIEWER, PASSWORD)
     number = shoe["number"]
     assert number == 1
     shoe_page = "/admin/tables/shoe/1/change/"
 
     for size in ("desktop", "phone-360"):
         with sized_page(browser, size) as page:
-            log_in(server, page, shoe_page)
+            log_in(server, page, shoe_page, REVIEWER, PASSWORD)
             dealing = page.locator("#round-in-progress")
             assert "Round 1 · dealing" in dealing.inner_text()
             assert dealing.locator(".card:not(.slot)").count() == 5
@@ -94,7 +76,7 @@ def test_a_reviewer_sees_the_round_being_dealt_and_cancels_it(server: LiveServer
 
     for size in ("desktop", "phone-360"):
         with sized_page(browser, size) as page:
-            log_in(server, page, "/admin/tables/roundcancel/")
+            log_in(server, page, "/admin/tables/roundcancel/", REVIEWER, PASSWORD)
             page.wait_for_selector("#result_list")
             text = page.locator("#result_list").inner_text()
             assert "misdeal: Banker's card exposed" in text and REVIEWER in text and "Dealer system" in text

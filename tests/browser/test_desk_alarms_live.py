@@ -10,28 +10,10 @@ from typing import Any
 from tables.game.cards import ALL_CARDS
 from tables.game.dealing import deal_round
 
-from .browsing import LiveServer, page_width, screenshot, sized_page
+from .browsing import LiveServer, log_in, make_reviewer, page_width, screenshot, sized_page
 
 REVIEWER = "pit-reviewer"
 PASSWORD = "pw-pit-reviewer-1"
-
-
-def make_reviewer(server: LiveServer) -> None:
-    """Staff in the "reviewer" group, as an owner makes one."""
-    server.manage(
-        "shell",
-        "-c",
-        "from django.contrib.auth.models import Group, User; "
-        f"u = User.objects.create_user({REVIEWER!r}, password={PASSWORD!r}, is_staff=True); "
-        "u.groups.add(Group.objects.get(name='reviewer'))",
-    )
-
-
-def log_in(server: LiveServer, page: Any, next_path: str) -> None:
-    page.goto(f"{server.url}/admin/login/?next={next_path}")
-    page.fill("#id_username", REVIEWER)
-    page.fill("#id_password", PASSWORD)
-    page.click("input[type=submit]")
 
 
 def deal_unshuffled(server: LiveServer, slug: str, rounds: int) -> None:
@@ -46,9 +28,9 @@ def deal_unshuffled(server: LiveServer, slug: str, rounds: int) -> None:
 def test_an_alarm_appears_on_the_open_desk_live(server: LiveServer, browser: Any) -> None:
     server.table("pit-1", "Pit 1")
     server.post("pit-1", "shoes")
-    make_reviewer(server)
+    make_reviewer(server, REVIEWER, PASSWORD)
     with sized_page(browser, "desktop") as page:
-        log_in(server, page, "/admin/")
+        log_in(server, page, "/admin/", REVIEWER, PASSWORD)
         assert page.locator("#no-alarms").is_visible()
         page.wait_for_function("() => document.querySelector('.desk-alarms-live') && window.htmx")
         deal_unshuffled(server, "pit-1", rounds=12)
@@ -66,7 +48,7 @@ def test_an_alarm_appears_on_the_open_desk_live(server: LiveServer, browser: Any
         screenshot(page, "desk-alarm-page-desktop")
 
     with sized_page(browser, "phone-360") as page:
-        log_in(server, page, "/admin/tables/shoe/1/change/")
+        log_in(server, page, "/admin/tables/shoe/1/change/", REVIEWER, PASSWORD)
         assert "Cards in new-deck order" in page.locator("#shoe-alarms").inner_text()
         screenshot(page, "desk-alarm-shoe-phone-360", full_page=False)
         assert page_width(page) <= page.viewport_size["width"]
