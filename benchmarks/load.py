@@ -54,7 +54,9 @@ from tests.servers import PostgresCluster, RedisServer, free_port, gunicorn, uvi
 
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = 20
-VERSION = re.compile(r'data-table="(baccarat-\d+)" data-version="(\d+):(\d+):')
+VERSION = re.compile(r'data-table="(baccarat-\d+)" data-version="(\d+):(\d+):')  # a lobby card, a whole live part
+# A delta to a table page names its state on its game info alone (the page knows its table).
+DELTA_VERSION = re.compile(r'<section id="game-info" [^>]*data-version="(\d+):(\d+):')
 FIRST_PAGES = TABLES + 1  # a page of each table and the lobby on each server, before the clients
 HEAD = 4096  # a push shows its state in its first element (a card, or the table's game info)
 
@@ -277,7 +279,8 @@ async def _clients(urls: list[str], first: int, count: int, total: int, ready: A
     async def one(i: int) -> None:
         url = urls[i % len(urls)]
         group = i % (TABLES + 1)
-        path = "/ws/lobby/" if group == TABLES else f"/ws/tables/baccarat-{group + 1}/"
+        table = "" if group == TABLES else f"baccarat-{group + 1}"
+        path = f"/ws/tables/{table}/" if table else "/ws/lobby/"
         mine = seen.setdefault(i, {})
         async with connect(url.replace("http", "ws", 1) + path, origin=url, max_size=None, open_timeout=120) as ws:
             await ws.send(json.dumps({"have": {}}))
@@ -288,7 +291,10 @@ async def _clients(urls: list[str], first: int, count: int, total: int, ready: A
                 connected.append(i)
             async for message in ws:
                 now = time.time()
-                for slug, shoe, number in VERSION.findall(message, 0, HEAD):
+                states = VERSION.findall(message, 0, HEAD)
+                if not states and table:
+                    states = [(table, shoe, number) for shoe, number in DELTA_VERSION.findall(message, 0, HEAD)]
+                for slug, shoe, number in states:
                     state = (int(shoe), int(number))
                     if state > mine.get(slug, (0, 0)):
                         mine[slug] = state
