@@ -56,7 +56,7 @@ while left > 0:
         player, banker = pack_cards(outcome.player_cards), pack_cards(outcome.banker_cards)
         dealt += player + banker
         rows.append(Round(
-            round_id=f"H{{shoe.pk:07d}}{{len(rows) + 1:03d}}", shoe=shoe, number=len(rows) + 1,
+            round_id=f"H{{shoe.pk:07d}}{{len(rows) + 1:03d}}", shoe=shoe, table=table, number=len(rows) + 1,
             player_cards=player, banker_cards=banker, winner=outcome.winner.value,
             player_score=outcome.player_score, banker_score=outcome.banker_score,
             player_card_count=len(outcome.player_cards), banker_card_count=len(outcome.banker_cards),

@@ -45,7 +45,7 @@ PUBLIC = {
 REVIEWER = {
     "admin index (the desk)": "/admin/",
     "admin round list": "/admin/tables/round/",
-    "admin round list, one table": "/admin/tables/round/?shoe__table__id__exact=2",
+    "admin round list, one table": "/admin/tables/round/?table__id__exact=2",
     "admin shoe list": "/admin/tables/shoe/",
     "admin shoe page": "/admin/tables/shoe/{shoe}/change/",
     "admin round page": "/admin/tables/round/{round}/change/",

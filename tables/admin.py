@@ -101,7 +101,7 @@ class TableAdmin(admin.ModelAdmin):
 
 
 @admin.register(Shoe)
-class ShoeAdmin(admin.ModelAdmin):
+class ShoeAdmin(lists.PlainCheckboxes, admin.ModelAdmin):
     """A shoe's page is the reviewer's desk (tables/desk/shoe.py): read-only, with a
     replay of the table page after any of its rounds; nothing on it can be saved."""
 
@@ -302,7 +302,7 @@ def _progress(shoe: Shoe) -> RoundInProgress | None:
 
 
 @admin.register(Round)
-class RoundAdmin(admin.ModelAdmin):
+class RoundAdmin(lists.PlainCheckboxes, admin.ModelAdmin):
     # Fits 1440 px: the cards and side results in one column each, not one per flag. What
     # a reviewer looks for first comes first (a phone shows the first columns without
     # scrolling sideways): the round, its result as a chip, its time; then where it was
@@ -312,7 +312,7 @@ class RoundAdmin(admin.ModelAdmin):
     # The tables (a few) all listed, not the distinct tables of every round; the recent
     # shoes, not every shoe (tables.desk.lists).
     list_filter = [
-        ("shoe__table", admin.RelatedFieldListFilter),
+        lists.RoundTableFilter,
         lists.RecentShoeFilter,
         # Today, the past 7 days, this month, this year: fixed choices. The date hierarchy
         # it replaces listed the distinct days of every round, a scan of all of history.
@@ -325,7 +325,7 @@ class RoundAdmin(admin.ModelAdmin):
         "voided",
     ]
     search_fields = ["round_id"]
-    list_select_related = ["shoe__table"]
+    list_select_related = ["shoe__table", "table"]
     show_full_result_count = False  # "N of M" would count every round on every page view
     show_facets = admin.ShowFacets.NEVER  # "Show counts" would count every round for each filter choice
     paginator = lists.EstimatedCountPaginator
@@ -333,10 +333,6 @@ class RoundAdmin(admin.ModelAdmin):
     ordering = ["-created_at", "-pk"]  # newest first: a reviewer looks at what just happened
     actions = ["void_rounds"]
     readonly_fields = [f.name for f in Round._meta.fields]
-
-    @admin.display(ordering="shoe__table", description=gettext_lazy("table"))
-    def table(self, obj: Round) -> str:
-        return str(obj.shoe.table)
 
     @admin.display(ordering="shoe__number", description=gettext_lazy("shoe · round"))
     def shoe_round(self, obj: Round) -> str:

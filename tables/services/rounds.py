@@ -164,6 +164,7 @@ def round_row(*, shoe: Shoe, number: int, outcome: RoundOutcome, table: Table, d
     return Round(
         round_id=_new_round_id(),
         shoe=shoe,
+        table_id=shoe.table_id,
         number=number,
         player_cards=pack_cards(outcome.player_cards),
         banker_cards=pack_cards(outcome.banker_cards),

@@ -61,3 +61,4 @@ def test_a_database_made_before_the_rooms_migrates_without_loss() -> None:
     assert Permission.objects.filter(codename="rotate_token").exists()  # 0008 made the new permission
     [day] = ShoeDay.objects.all()  # 0009 counted the rounds so far: the played one
     assert (day.rounds, day.player, day.player_pair, day.natural, day.pays) == (1, 1, 1, 1, {"player": 1.0})
+    assert {r.table_id for r in Round.objects.all()} == {table.pk}, "0017 gave every round its shoe's table"

@@ -14,7 +14,7 @@ from tables.game.dealing import deal_of
 from tables.game.shoe import DealingShoe
 from tables.models import Round, Shoe, ShoeDay, Table
 
-ROUND_FIELDS = [f.name for f in Round._meta.fields if f.name not in {"id", "round_id", "shoe", "created_at"}]
+ROUND_FIELDS = [f.name for f in Round._meta.fields if f.name not in {"id", "round_id", "shoe", "table", "created_at"}]
 DAY_FIELDS = [f.name for f in ShoeDay._meta.fields if f.name not in {"id", "shoe"}]
 
 

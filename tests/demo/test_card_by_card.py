@@ -101,7 +101,9 @@ def test_a_number_of_rounds_stops_with_none_left_half_dealt(db) -> None:
 
 def round_rows(table: Table) -> list[dict[str, Any]]:
     fields = [
-        f.name for f in Round._meta.fields if f.name not in {"id", "round_id", "shoe", "created_at", "dealer_name"}
+        f.name
+        for f in Round._meta.fields
+        if f.name not in {"id", "round_id", "shoe", "table", "created_at", "dealer_name"}
     ]
     return list(Round.objects.filter(shoe__table=table).order_by("shoe__number", "number").values(*fields))
 

@@ -7,11 +7,15 @@ from __future__ import annotations
 import html
 from unittest import mock
 
+from django.contrib import admin
+from django.contrib.admin import site
 from django.db import connection
 from django.test import Client
 from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
 from tables import services
+from tables.admin import RoundAdmin, ShoeAdmin
 from tables.desk import lists
 from tables.models import Round, Shoe
 from tests.html import find_all
@@ -111,3 +115,44 @@ def test_the_rounds_list_offers_no_counts_of_every_round_for_each_filter_choice(
         assert client.get("/admin/tables/round/", {"_facets": "True"}).status_code == 200
     counted = [q["sql"] for q in captured if "COUNT(" in q["sql"].upper()]
     assert len(counted) <= 1, counted  # the page's own count at most, none a filter choice
+
+
+def test_every_round_keeps_its_shoes_table_and_one_tables_list_reads_it_without_the_shoes(
+    client: Client, baccarat_1, staff_reviewer
+) -> None:
+    client.force_login(staff_reviewer)
+    mine, _ = baccarat_1
+    other, _ = services.table_create(slug="baccarat-2", name="Baccarat 2")
+    shoes_with_a_round(mine, 2)
+    shoes_with_a_round(other, 1)
+    assert all(r.table_id == r.shoe.table_id for r in Round.objects.select_related("shoe"))
+    with CaptureQueriesContext(connection) as captured:
+        page = client.get("/admin/tables/round/", {"table__id__exact": mine.pk}).content.decode()
+    assert all(r.round_id in page for r in Round.objects.filter(shoe__table=mine))
+    assert not any(r.round_id in page for r in Round.objects.filter(shoe__table=other))
+    listed = [q["sql"] for q in captured if q["sql"].startswith("SELECT") and 'FROM "tables_round"' in q["sql"]]
+    assert listed and all(f'"tables_round"."table_id" = {mine.pk}' in sql for sql in listed)
+    assert all(f'"tables_shoe"."table_id" = {mine.pk}' not in sql for sql in listed), "filtered through the shoes"
+
+
+def test_one_tables_rounds_newest_first_are_read_from_their_index_on_postgresql(baccarat_1) -> None:
+    table, _ = baccarat_1
+    shoes_with_a_round(table, 2)
+    rounds = Round.objects.filter(table=table).order_by("-created_at", "-pk")[:50]
+    if connection.vendor != "postgresql":
+        assert [r.table_id for r in rounds] == [table.pk] * 4
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("SET LOCAL enable_seqscan = off")  # 4 rows: the planner would read the table whole
+        plan = rounds.explain()
+    assert "round_table_newest" in plan and "Sort" not in plan, plan
+
+
+def test_the_lists_checkboxes_are_admins_own_markup_written_directly(baccarat_1) -> None:
+    table, _ = baccarat_1
+    shoes_with_a_round(table, 1)
+    round_ = Round.objects.select_related("shoe__table").first()
+    for model, plain in ((Round, RoundAdmin(Round, site)), (Shoe, ShoeAdmin(Shoe, site))):
+        obj = round_ if model is Round else round_.shoe
+        with translation.override("zh-hant"):
+            assert plain.action_checkbox(obj) == admin.ModelAdmin.action_checkbox(plain, obj)
