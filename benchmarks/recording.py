@@ -4,7 +4,8 @@ client, SQLite in a temp DATA_DIR), while one table page and one lobby page (Eng
 are open. Two settings:
 
 - embedded: the odds are computed and pushed by this process too (its runner);
-- scaled: the odds are a worker's (not counted), as with a broker.
+- scaled: the odds and shoe surveillance's checks are a worker's (not counted), as
+  with a broker.
 
 CPU is this process's (``time.process_time``) over ROUNDS rounds posted onto a shoe
 already ``DEALT`` rounds in (the rounds 41 to 80 of an 80-round shoe).
@@ -16,6 +17,7 @@ already ``DEALT`` rounds in (the rounds 41 to 80 of an 80-round shoe).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import cProfile
 import json
 import os
@@ -90,8 +92,11 @@ def _run(slug: str, *, embedded: bool, profile: cProfile.Profile | None = None) 
     path, headers = f"/api/tables/{slug}/rounds", {"Authorization": f"Bearer {token}"}
     queue = "tables.background.odds.enqueue" if embedded else "tables.services.rounds.round_odds_queue"
     inline = (lambda name, job, *args: job(*args)) if embedded else (lambda **kwargs: None)
+    # Scaled, shoe surveillance's checks are a worker's too (queued after each round);
+    # embedded, they run on this process's runner and count.
+    checks = mock.patch("tables.surveillance.checks.enqueue", lambda *args, **kwargs: None)
     try:
-        with mock.patch(queue, inline):
+        with mock.patch(queue, inline), checks if not embedded else contextlib.nullcontext():
             if profile is not None:
                 profile.enable()
             start = time.process_time()

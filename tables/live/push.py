@@ -21,7 +21,7 @@ from channels.layers import BaseChannelLayer, InMemoryChannelLayer, get_channel_
 from django.utils import translation
 
 from .. import selectors
-from ..models import Shoe, Table
+from ..models import RoundInProgress, Shoe, Table
 from ..operations.metrics import PUSHES_DROPPED
 from ..page_version import PageVersion
 from ..pages import alerts, fragments
@@ -119,19 +119,21 @@ def publish_table(
             claim = ledger.claim(table_id, version)
             if claim is None:
                 return
+        progress = selectors.shoe_round_in_progress(shoe)  # read once for every page and language
         for language in languages():
             group, lobby = table_group(table.slug, language), lobby_group(language)
             if watched[group] or watched[lobby]:
                 with translation.override(language):
                     if watched[group]:
-                        sender.send(group, push_message(group, _table_push(table, shoe, version, ledger)))
+                        sender.send(group, push_message(group, _table_push(table, shoe, version, ledger, progress)))
                     if watched[lobby]:
-                        sender.send(
-                            lobby,
-                            push_message(
-                                lobby, fragments.lobby_card_html(table, open_shoe, odds_pending=version.odds_pending)
-                            ),
+                        card = fragments.lobby_card_html(
+                            table,
+                            open_shoe,
+                            odds_pending=version.odds_pending,
+                            progress=progress if open_shoe is not None else None,
                         )
+                        sender.send(lobby, push_message(lobby, card))
         # One call to the cache for every language no table page shows.
         ledger.forget(
             table_id, [language for language in languages() if not watched[table_group(table.slug, language)]]
@@ -172,12 +174,15 @@ def publish_dealing(table_id: int, sender: Sends, ledger: PushLedger) -> None:
         log.warning("dealing push for table %s failed", table_id, exc_info=True)
 
 
-def _table_push(table: Table, shoe: Shoe | None, version: PageVersion, ledger: PushLedger) -> str:
+def _table_push(
+    table: Table, shoe: Shoe | None, version: PageVersion, ledger: PushLedger, progress: RoundInProgress | None
+) -> str:
     """What the table's pages get: only what changed since the state pushed last, which
     they show (or the whole live part; with the cache down, always the whole part)."""
     language = translation.get_language()
     look = fragments.table_look(table)
-    html = fragments.table_push_html(table, shoe, version, since=ledger.last_pushed(table.pk, language, look))
+    since = ledger.last_pushed(table.pk, language, look)
+    html = fragments.table_push_html(table, shoe, version, since=since, progress=progress)
     ledger.pushed(table.pk, language, version, look)
     return html
 

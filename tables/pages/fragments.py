@@ -174,16 +174,26 @@ class Recent:
 recent_live = Recent(size=64, seconds=LIVE_SECONDS)  # a few states of each table a venue has open
 
 
-def table_push_html(table: Table, shoe: Shoe | None, version: PageVersion, *, since: PageVersion | None) -> str:
+def table_push_html(
+    table: Table,
+    shoe: Shoe | None,
+    version: PageVersion,
+    *,
+    since: PageVersion | None,
+    progress: RoundInProgress | EllipsisType | None = ...,
+) -> str:
     """What a push sends the table's pages: to a page showing ``since``, the changes
     that bring it to ``version`` (the shoe's current state, just read by the caller),
     when ``since`` is an earlier round of the same shoe with the same rounds voided; the
     whole live part otherwise (a new shoe, a void, or an unknown ``since``). A page
-    that shows some other state swaps none of a delta and asks for the whole part."""
+    that shows some other state swaps none of a delta and asks for the whole part.
+    ``progress``: the shoe's round in progress when the caller has read it."""
     base = version.delta_base(since, HISTORY_ROWS)
     if base is None or since is None:
         return table_live_html(table, shoe, version)
-    return render_to_string("tables/_table_delta.html", _delta_context(table, shoe, version, since, base))
+    if isinstance(progress, EllipsisType):
+        progress = selectors.shoe_round_in_progress(shoe)
+    return render_to_string("tables/_table_delta.html", _delta_context(table, shoe, version, since, base, progress))
 
 
 @dataclass(frozen=True)
@@ -204,7 +214,12 @@ class RoadChange:
 
 
 def _delta_context(
-    table: Table, shoe: Shoe | None, version: PageVersion, since: PageVersion, base: int
+    table: Table,
+    shoe: Shoe | None,
+    version: PageVersion,
+    since: PageVersion,
+    base: int,
+    progress: RoundInProgress | None,
 ) -> dict[str, Any]:
     # The odds stored since the state the page shows come in the same message; without
     # them, a delta reads no odds (a JSON field per round).
@@ -242,7 +257,7 @@ def _delta_context(
         "since": since,
         "new_rows": new_rows,
         "last": new_rows[0] if new_rows else None,
-        "dealing": dealing_of(selectors.shoe_round_in_progress(shoe)),
+        "dealing": dealing_of(progress),
         "history_shown": min(len(rounds), HISTORY_ROWS),
         "rounds_total": len(rounds),
         "road_changes": changes,
@@ -291,16 +306,25 @@ def table_odds_html(table: Table) -> str:
     return render_to_string("tables/_odds_push.html", context)
 
 
-def lobby_card_html(table: Table, open_shoe: Shoe | EllipsisType | None = ..., *, odds_pending: bool = False) -> str:
+def lobby_card_html(
+    table: Table,
+    open_shoe: Shoe | EllipsisType | None = ...,
+    *,
+    odds_pending: bool = False,
+    progress: RoundInProgress | EllipsisType | None = ...,
+) -> str:
     """A table's lobby card, rendered now (for a push) and kept for the lobby pages; of
-    its ``open_shoe`` when the caller has read it (None: it has none). With
-    ``odds_pending`` (the caller's version says its last round's odds are not stored yet)
-    the card says they are being worked out, whatever odds came before: none are read,
-    and the card is not kept (its key names the odds it shows)."""
+    its ``open_shoe`` when the caller has read it (None: it has none), and that shoe's
+    round in progress (``progress``) likewise. With ``odds_pending`` (the caller's
+    version says its last round's odds are not stored yet) the card says they are being
+    worked out, whatever odds came before: none are read, and the card is not kept (its
+    key names the odds it shows)."""
     shoe = selectors.table_open_shoe(table=table) if isinstance(open_shoe, EllipsisType) else open_shoe
     rounds = selectors.lobby_rounds_of(shoe)
     odds = selectors.newest_odds([shoe.pk]).get(shoe.pk) if shoe and not odds_pending else None
-    html = _card_render(table, shoe, rounds, odds, selectors.shoe_round_in_progress(shoe))
+    if isinstance(progress, EllipsisType):
+        progress = selectors.shoe_round_in_progress(shoe)
+    html = _card_render(table, shoe, rounds, odds, progress)
     if not odds_pending:
         with contextlib.suppress(Exception):  # a cache that is down only costs the lobby a render
             cache.set(_card_key(table, selectors.lobby_version(shoe, rounds), odds), html, timeout=CARD_SECONDS)

@@ -12,13 +12,17 @@ import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.core.cache import cache
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import translation
 
-from tables import live, services
+from tables import live, selectors, services
 from tables.live import Scheduler, lobby_group, push, table_group
 from tables.live.fanout import Fanout
 from tables.live.groups import alerts_group
 from tables.live.ledger import PushLedger
 from tables.page_version import PageVersion
+from tables.pages import fragments
 from tests.fake_time import FakeTime
 from tests.html import Prefix, find_all
 from tests.pushes import Recorder, page_opens
@@ -375,3 +379,27 @@ async def test_renewing_memberships_during_an_outage_loses_none_for_good() -> No
     assert await pages.join_lost() == ["lobby"] and page.told == 1
     await flaky.real.group_send("lobby", live.push_message("lobby", "<p>card</p>"))
     assert await page.holding(1) == ["<p>card</p>"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_push_reads_the_round_in_progress_once_for_its_table_pages_and_the_lobby_in_every_language(
+    baccarat_1, pushes: Recorder
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.round_record(table=table, **SEED)
+    shown = selectors.table_version(selectors.shoe_find(table=table, which="current"))
+    services.round_record(table=table, **OTHER)
+    ledger = live.scheduler().ledger
+    for language in ("en", "ko"):  # the pages show round 1
+        with translation.override(language):
+            ledger.pushed(table.pk, language, shown, fragments.table_look(table))
+    groups = [table_group(table.slug, "en"), table_group(table.slug, "ko"), lobby_group("en"), lobby_group("ko")]
+    nobody = dict.fromkeys(push.watched_groups(table.slug, ledger), False)
+    with CaptureQueriesContext(connection) as captured:
+        live.scheduler().publish_table(table.pk, watched=nobody | dict.fromkeys(groups, True))
+    for group in groups[:2]:
+        [delta] = game_infos(pushes.to(group))
+        assert shows(delta, "1:2:0") and find_all(delta, "section", id="game-info", hx_swap_oob=Prefix("innerHTML"))
+    assert all(pushes.to(group) for group in groups[2:])
+    assert len([q for q in captured if "tables_roundinprogress" in q["sql"]]) == 1
