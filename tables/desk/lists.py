@@ -8,7 +8,8 @@ and thousands of shoes, and a list page must cost what it cost after a day.
 - :class:`PlainCheckboxes`: a list's action checkboxes as plain markup, not a form
   widget rendered through templates row by row.
 - :class:`RoundTableFilter`: the rounds list's table filter reads the table each round
-  keeps, by its index (table, newest first): a page and its count read one table's rows.
+  keeps, by its index (table, newest first): the list's count reads one table's index
+  entries, not a join through every shoe.
 - :class:`RecentShoeFilter`: the rounds list's shoe filter offers the most recent shoes
   (of the table filtered on), read with their tables in one query, not every shoe that
   ever had a round, each reading its table (one query a shoe)."""

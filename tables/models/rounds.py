@@ -85,7 +85,9 @@ class Round(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["shoe", "number"], name="round_number_unique_per_shoe"),
         ]
-        # Admin's round list filtered on a table, newest first: its page and its count.
+        # Admin's round list filtered on a table, newest first: its count (an index-only
+        # scan) and its pages (deep ones once the database is told it is on an SSD:
+        # docs/production.md).
         indexes = [models.Index(fields=["table", "-created_at", "-id"], name="round_table_newest")]
         permissions = [("void_round", gettext_lazy("Can void a round"))]
         verbose_name = gettext_lazy("round")
