@@ -55,7 +55,12 @@ def _rounds_newest_first(shoe: Shoe | None, fields: tuple[str, ...] = SHOE_ROUND
 
 
 def table_context(
-    table: Table, shoe: Shoe | None, *, history_rows: int | None = HISTORY_ROWS, version: PageVersion | None = None
+    table: Table,
+    shoe: Shoe | None,
+    *,
+    history_rows: int | None = HISTORY_ROWS,
+    version: PageVersion | None = None,
+    progress: Progress = ...,
 ) -> dict[str, Any]:
     rounds = _rounds_newest_first(shoe)
     history = list(selectors.shoe_rounds(shoe=shoe).reverse()[:history_rows]) if shoe else []
@@ -75,11 +80,20 @@ def table_context(
         "road_cell": svg.CELL,
         "good_roads": road_data.roads.good_roads(),
         "version": selectors.table_version(shoe) if version is None else version,
-        "dealing": dealing_of(selectors.shoe_round_in_progress(shoe)),
+        "dealing": dealing_of(_in_progress(shoe, progress)),
         **stats_context(road_data),
         "odds": odds_panel.odds_context(table, shoe, rounds),
         "limits": selectors.table_limits(table),
     }
+
+
+# The shoe's round in progress as a caller read it (None: none), or ... for "not read yet".
+Progress = RoundInProgress | EllipsisType | None
+
+
+def _in_progress(shoe: Shoe | None, progress: Progress) -> RoundInProgress | None:
+    """The shoe's round in progress: as the caller read it, or read now."""
+    return selectors.shoe_round_in_progress(shoe) if isinstance(progress, EllipsisType) else progress
 
 
 def dealing_of(progress: RoundInProgress | None) -> dict[str, Any] | None:
@@ -123,9 +137,10 @@ def stats_context(road_data: ShoeRoads) -> dict[str, Any]:
     return {"stats": stats, "charts": {"shares": charts.shares_figure(stats), "running": charts.running_figure(stats)}}
 
 
-def table_live_html(table: Table, shoe: Shoe | None, version: PageVersion) -> str:
+def table_live_html(table: Table, shoe: Shoe | None, version: PageVersion, *, progress: Progress = ...) -> str:
     """The live part of the table page for its current ``shoe``, whose
-    :func:`~tables.selectors.table_version` the caller has just read.
+    :func:`~tables.selectors.table_version` (and round in progress, ``progress``, if
+    it did) the caller has just read.
 
     Kept for a while under that state: the pages that reconnect together (after a
     restart or a network blip, a few hundred to a table) and the push of the same
@@ -136,7 +151,7 @@ def table_live_html(table: Table, shoe: Shoe | None, version: PageVersion) -> st
     with contextlib.suppress(Exception):  # a cache that is down only costs a render
         if (kept := cache.get(key)) is not None:
             return recent_live.keep(key, str(kept))
-    html = render_to_string("tables/_table_live.html", table_context(table, shoe, version=version))
+    html = render_to_string("tables/_table_live.html", table_context(table, shoe, version=version, progress=progress))
     with contextlib.suppress(Exception):
         cache.set(key, html, timeout=LIVE_SECONDS)
     return recent_live.keep(key, html)
@@ -180,7 +195,7 @@ def table_push_html(
     version: PageVersion,
     *,
     since: PageVersion | None,
-    progress: RoundInProgress | EllipsisType | None = ...,
+    progress: Progress = ...,
 ) -> str:
     """What a push sends the table's pages: to a page showing ``since``, the changes
     that bring it to ``version`` (the shoe's current state, just read by the caller),
@@ -190,10 +205,9 @@ def table_push_html(
     ``progress``: the shoe's round in progress when the caller has read it."""
     base = version.delta_base(since, HISTORY_ROWS)
     if base is None or since is None:
-        return table_live_html(table, shoe, version)
-    if isinstance(progress, EllipsisType):
-        progress = selectors.shoe_round_in_progress(shoe)
-    return render_to_string("tables/_table_delta.html", _delta_context(table, shoe, version, since, base, progress))
+        return table_live_html(table, shoe, version, progress=progress)
+    context = _delta_context(table, shoe, version, since, base, _in_progress(shoe, progress))
+    return render_to_string("tables/_table_delta.html", context)
 
 
 @dataclass(frozen=True)
@@ -311,7 +325,7 @@ def lobby_card_html(
     open_shoe: Shoe | EllipsisType | None = ...,
     *,
     odds_pending: bool = False,
-    progress: RoundInProgress | EllipsisType | None = ...,
+    progress: Progress = ...,
 ) -> str:
     """A table's lobby card, rendered now (for a push) and kept for the lobby pages; of
     its ``open_shoe`` when the caller has read it (None: it has none), and that shoe's
@@ -322,9 +336,7 @@ def lobby_card_html(
     shoe = selectors.table_open_shoe(table=table) if isinstance(open_shoe, EllipsisType) else open_shoe
     rounds = selectors.lobby_rounds_of(shoe)
     odds = selectors.newest_odds([shoe.pk]).get(shoe.pk) if shoe and not odds_pending else None
-    if isinstance(progress, EllipsisType):
-        progress = selectors.shoe_round_in_progress(shoe)
-    html = _card_render(table, shoe, rounds, odds, progress)
+    html = _card_render(table, shoe, rounds, odds, _in_progress(shoe, progress))
     if not odds_pending:
         with contextlib.suppress(Exception):  # a cache that is down only costs the lobby a render
             cache.set(_card_key(table, selectors.lobby_version(shoe, rounds), odds), html, timeout=CARD_SECONDS)

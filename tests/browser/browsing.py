@@ -132,9 +132,9 @@ class LiveServer:
 ANSWER = "\0manage.py answers: "  # what starts the manage.py process's answer (a command may print too)
 
 # The manage.py process: reads one command a line (its arguments as a JSON list) and runs
-# it as manage.py would (execute_from_command_line: the command's system checks first, a
-# CommandError or any exception a failure), then answers with what it wrote and whether
-# it failed. No database connection is kept between commands.
+# it as manage.py would (the command's class through call_command, its system checks
+# first; a CommandError or any exception a failure), then answers with what it wrote and
+# whether it failed. No database connection is kept between commands.
 MANAGER = f"""
 import io, json, os, sys, traceback
 from contextlib import redirect_stderr, redirect_stdout

@@ -44,6 +44,12 @@ def game_infos(html: list[str]) -> list[str]:
     return [h for h in html if find_all(h, "section", id="game-info")]
 
 
+def watching(table_slug: str, *groups: str) -> dict[str, bool]:
+    """What a push is told of the table's pages: these groups watched, its others not."""
+    nobody = dict.fromkeys(push.watched_groups(table_slug, live.scheduler().ledger), False)
+    return nobody | dict.fromkeys(groups, True)
+
+
 def shows(html: str, rounds: str) -> bool:
     """Whether the push ``html`` names a page showing ``rounds`` ("shoe:round:voided") as its state."""
     return bool(find_all(html, "section", id="game-info", data_version=Prefix(f"{rounds}:")))
@@ -180,16 +186,15 @@ def test_a_table_whose_pages_are_all_in_one_language_forgets_the_others_once_not
     table, _ = baccarat_1
     services.shoe_start(table=table)
     korean, english = table_group(table.slug, "ko"), table_group(table.slug, "en")
-    nobody = dict.fromkeys(push.watched_groups(table.slug, live.scheduler().ledger), False)
     with mock.patch.object(cache, "delete_many", wraps=cache.delete_many) as forgets:
         for _ in range(3):
-            live.scheduler().publish_table(table.pk, watched=nobody | {korean: True})
+            live.scheduler().publish_table(table.pk, watched=watching(table.slug, korean))
     assert len(pushes.to(korean)) == 3
     assert forgets.call_count == 0, "forgotten when the shoe started (no page then), not again every round"
-    live.scheduler().publish_table(table.pk, watched=nobody | {english: True})
+    live.scheduler().publish_table(table.pk, watched=watching(table.slug, english))
     assert pushes.to(english)  # an English page had a push: a state to forget once it is gone
     with mock.patch.object(cache, "delete_many", wraps=cache.delete_many) as forgets:
-        live.scheduler().publish_table(table.pk, watched=nobody | {korean: True})
+        live.scheduler().publish_table(table.pk, watched=watching(table.slug, korean))
     assert [call.args[0] for call in forgets.call_args_list] == [[f"pushed-version:{table.pk}:en"]]
 
 
@@ -395,11 +400,26 @@ def test_a_push_reads_the_round_in_progress_once_for_its_table_pages_and_the_lob
         with translation.override(language):
             ledger.pushed(table.pk, language, shown, fragments.table_look(table))
     groups = [table_group(table.slug, "en"), table_group(table.slug, "ko"), lobby_group("en"), lobby_group("ko")]
-    nobody = dict.fromkeys(push.watched_groups(table.slug, ledger), False)
     with CaptureQueriesContext(connection) as captured:
-        live.scheduler().publish_table(table.pk, watched=nobody | dict.fromkeys(groups, True))
+        live.scheduler().publish_table(table.pk, watched=watching(table.slug, *groups))
     for group in groups[:2]:
         [delta] = game_infos(pushes.to(group))
         assert shows(delta, "1:2:0") and find_all(delta, "section", id="game-info", hx_swap_oob=Prefix("innerHTML"))
     assert all(pushes.to(group) for group in groups[2:])
+    assert len([q for q in captured if "tables_roundinprogress" in q["sql"]]) == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_whole_push_reads_the_round_in_progress_once_for_every_language_too(baccarat_1, pushes: Recorder) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.round_record(table=table, **SEED)  # no page open: no state pushed, the next push is whole
+    cache.clear()
+    fragments.recent_live.clear()
+    groups = [table_group(table.slug, "en"), table_group(table.slug, "ko")]
+    with CaptureQueriesContext(connection) as captured:
+        live.scheduler().publish_table(table.pk, watched=watching(table.slug, *groups))
+    for group in groups:
+        [whole] = game_infos(pushes.to(group))
+        assert find_all(whole, "section", id="roads"), "the whole live part"
     assert len([q for q in captured if "tables_roundinprogress" in q["sql"]]) == 1
