@@ -12,6 +12,7 @@ urlpatterns = [
     path("tables/<slug:slug>/odds/", views.table_odds, name="odds"),
     path("tables/<slug:slug>/display/", views.table_display, name="display"),
     path("tables/<slug:slug>/tip/", views.round_tip, name="round_tip"),
+    path("tables/<slug:slug>/asks/", views.road_asks, name="road_asks"),
     path("tables/<slug:slug>/shoes/<int:number>/cards/", views.table_cards, name="cards"),
     path("rounds/<str:round_id>/", receipt_views.round_receipt, name="receipt"),
     path("review/", desk.review_page, name="review"),

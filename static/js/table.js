@@ -11,7 +11,9 @@
   function button(e) { return e.target.closest && e.target.closest("[data-ask]"); }
   document.addEventListener("mouseover", function (e) {
     var b = button(e);
-    if (b) document.body.classList.add("asking-" + b.dataset.ask);
+    if (!b) return;
+    document.body.classList.add("asking-" + b.dataset.ask);
+    fetchAsks();
   });
   document.addEventListener("mouseout", function (e) {
     var b = button(e);
@@ -23,6 +25,34 @@
     var on = !document.body.classList.contains("asking-" + b.dataset.ask + "-on");
     document.body.classList.toggle("asking-" + b.dataset.ask + "-on", on);
     document.body.classList.toggle("asking-" + b.dataset.ask, on);
+    if (on) fetchAsks();
+  });
+
+  // The ask marks come with the roads when the page loads them whole; a round's push
+  // leaves them out (tables/_table_delta.html), so a page that asks after one fetches
+  // them for the state it shows (tables.pages.views.road_asks), and again after every
+  // push while a button is on. An answer a newer round overtook is dropped.
+  function rounds(version) { return (version || "").split(":").slice(0, 3).join(":"); }
+  function fetchAsks() {
+    var roads = document.getElementById("roads"), info = document.getElementById("game-info");
+    if (!roads || !roads.dataset.asks || !info || !info.dataset.version) return;
+    var state = rounds(info.dataset.version);
+    if (rounds(roads.dataset.asksAt || roads.dataset.version) === state) return;  // they show it already
+    var url = roads.dataset.asks + "?" + new URLSearchParams({ shoe: state.split(":")[0], v: state });
+    fetch(url).then(function (answer) { return answer.ok ? answer.text() : ""; }).then(function (html) {
+      var asks = new DOMParser().parseFromString(html, "text/html").getElementById("road-asks");
+      if (!asks || rounds(asks.dataset.version) !== rounds(info.dataset.version)) return;
+      asks.querySelectorAll("svg[data-road]").forEach(function (svg) {
+        var now = document.getElementById("now-" + svg.dataset.road);
+        if (!now) return;
+        now.querySelectorAll(".ask-B, .ask-P").forEach(function (mark) { mark.remove(); });
+        now.append.apply(now, Array.from(svg.childNodes));
+      });
+      roads.dataset.asksAt = state;
+    });
+  }
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    if (/\basking-[BP]\b/.test(document.body.className)) fetchAsks();
   });
 
   // What a road mark stands for: hovering (or tapping) a cell of a road asks the server

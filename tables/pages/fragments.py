@@ -213,18 +213,14 @@ def table_push_html(
 @dataclass(frozen=True)
 class RoadChange:
     """What a delta does to one road: add ``marks`` (and move the view with them),
-    replace the ask marks and the road in words, or, with ``marks`` None, draw the whole
-    road again."""
+    replace the road in words and drop its ask marks (``asks``: they changed; the page
+    fetches them again when asked), or, with ``marks`` None, draw the whole road again."""
 
     board: svg.Board
     marks: str | None
     moved: bool
     asks: bool
     alt: bool = False
-
-    @property
-    def asks_html(self) -> str:
-        return mark_safe(self.board.asks_html)  # our own builder's markup
 
 
 def _delta_context(

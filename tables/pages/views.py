@@ -5,6 +5,7 @@ from typing import NamedTuple
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 
@@ -128,3 +129,22 @@ def round_tip(request: HttpRequest, slug: str) -> HttpResponse:
         context["why"] = labels.comparison_words(why)
         context["compared"] = " ".join(f"{col},{row}" for col, row in svg.compared_cells(road_data.roads, why))
     return render(request, "tables/_round_tip.html", context)
+
+
+@cache_control(public=True, max_age=3600)
+def road_asks(request: HttpRequest, slug: str) -> HttpResponse:
+    """The marks a next Banker or a next Player would add to each road of shoe ``?shoe=N``,
+    as it is now, for the ask buttons. A page loads them with its roads; a round's push
+    leaves them out (on every round they would be a tenth of it, and few pages ask), so a
+    page asks here when a button is pressed. The page adds ``v``, the state it shows, to
+    the address, and the answer names the state it was drawn at: the page drops an answer
+    that a newer round overtook."""
+    table = get_object_or_404(Table, slug=slug)
+    number = request.GET.get("shoe", "")
+    if not number.isdigit():
+        raise Http404("asks need a shoe number")
+    shoe = get_object_or_404(Shoe, table=table, number=int(number))
+    road_data = roads_of(list(selectors.shoe_rounds(shoe=shoe)))  # voided rounds are on no road
+    boards = svg.boards(road_data.roads, fragments.TABLE_ROADS)
+    asks = [(name, mark_safe(board.asks_html)) for name, board in boards.items()]  # our own builder's markup
+    return render(request, "tables/_road_asks.html", {"asks": asks, "version": selectors.table_version(shoe)})

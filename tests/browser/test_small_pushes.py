@@ -7,7 +7,7 @@ from __future__ import annotations
 import base64
 from typing import Any
 
-from tests.road_marks import marks
+from tests.road_marks import asks, marks
 
 from .browsing import LiveServer
 
@@ -207,6 +207,38 @@ def test_pair_dots_are_red_top_left_for_banker_and_blue_bottom_right_for_player_
     # The Big Road: the same dots on the rings, a blue one and a red one.
     assert blue(at("big_road", 10, 2.5)) and red(at("big_road", 3.5, 3.5))
     assert red(at("big_road", 30, 2.5)) and blue(at("big_road", 36.5, 16.5))
+
+
+ROADS = ("bead_plate", "big_road", "big_eye_road", "small_road", "cockroach_road")
+
+
+def shown_asks(page: Any) -> dict[str, list[tuple[str, tuple[int, int]]]]:
+    """Each road's ask marks a next Banker and a next Player would add, as the page has them."""
+    return {f"{road} {w}": asks(page.locator(f"#now-{road}").inner_html(), w) for road in ROADS for w in "BP"}
+
+
+def test_the_ask_buttons_show_the_next_marks_of_the_state_a_page_reached_by_deltas(
+    server: LiveServer, page: Any, browser: Any
+) -> None:
+    open_table(server, page, "asking")
+    for i in range(7):  # enough columns for every derived road to ask
+        post_and_see(server, page, "asking", banker_win(i) if i % 3 else player_win(i))
+    # A round's push leaves the ask marks out: the page has none of the state it shows.
+    assert not any(shown_asks(page).values())
+    page.hover("[data-ask=B]")
+    page.wait_for_selector("#now-big_road .ask-B", state="attached", timeout=3000)
+    fresh = browser.new_page()
+    fresh.goto(f"{server.url}/tables/asking/")  # the same state, drawn whole
+    assert shown_asks(page) == shown_asks(fresh) and all(shown_asks(fresh).values())
+    for road in ROADS:  # and the hovered button shows them
+        assert page.locator(f"#now-{road} .ask-B").first.evaluate("e => getComputedStyle(e).display") != "none"
+    # Toggled on, the button keeps showing the next marks of each round that comes.
+    page.click("[data-ask=P]")
+    post_and_see(server, page, "asking", player_win(7))
+    page.wait_for_function("document.getElementById('roads').dataset.asksAt.endsWith(':8:0')", timeout=3000)
+    fresh.reload()
+    assert shown_asks(page) == shown_asks(fresh)
+    fresh.close()
 
 
 def test_hovering_a_road_mark_shows_its_round(server: LiveServer, page: Any) -> None:

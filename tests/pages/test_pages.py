@@ -16,7 +16,7 @@ from tables.models import Table
 from tables.pages import fragments
 from tests.html import Element, Prefix, find, find_all
 from tests.pushes import page_opens
-from tests.road_marks import marks
+from tests.road_marks import asks, marks
 from tests.rounds import SEED
 
 PLAYER_WIN = SEED
@@ -289,6 +289,34 @@ def test_a_tip_for_something_that_is_not_a_cell_of_a_road_is_not_found(client: C
     ):
         assert client.get("/tables/baccarat-1/tip/", query).status_code == 404
     assert client.get("/tables/nowhere/tip/", {"shoe": 1, "road": "big_road", "col": 0, "row": 0}).status_code == 404
+
+
+def test_the_ask_marks_a_page_fetches_are_those_its_roads_draw_for_the_state_it_names(
+    client: Client, baccarat_1
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    services.round_record(table=table, **SEED)  # Player
+    services.round_record(table=table, player=["2H", "3D"], banker=["9S", "KH"])  # Banker
+    services.round_record(table=table, player=["9H", "KC"], banker=["2S", "5S"])  # Player
+    answer = client.get("/tables/baccarat-1/asks/", {"shoe": 1, "v": "1:3:0"})
+    assert answer.status_code == 200 and "max-age=3600" in answer["Cache-Control"]
+    fetched = find(answer.content.decode(), "div", id="road-asks")
+    assert fetched.attrs["data-version"].startswith("1:3:0:")  # the state they were drawn at
+    page = client.get("/tables/baccarat-1/").content.decode()
+    for road in fragments.TABLE_ROADS:
+        ours = find(answer.content.decode(), "svg", data_road=road).html
+        drawn = find(page, "g", id=f"now-{road}").html
+        assert [asks(ours, w) for w in "BP"] == [asks(drawn, w) for w in "BP"], road
+    assert asks(answer.content.decode(), "B")[:2] == [("bead-B", (0, 3)), ("ring-B", (3, 0))]
+
+
+def test_asks_for_no_shoe_of_the_table_are_not_found(client: Client, baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    for query in ({"shoe": 2}, {"shoe": "x"}, {}):
+        assert client.get("/tables/baccarat-1/asks/", query).status_code == 404
+    assert client.get("/tables/nowhere/asks/", {"shoe": 1}).status_code == 404
 
 
 def test_every_page_has_the_sites_icon_and_favicon_ico_leads_to_it(client: Client, baccarat_1) -> None:
