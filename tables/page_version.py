@@ -58,11 +58,11 @@ class PageVersion:
 
     def delta_base(self, since: PageVersion | None, most: int) -> int | None:
         """The round a delta from ``since`` to this version starts after: when ``since``
-        shows one to ``most`` rounds fewer of the same shoe with the same rounds voided.
-        A page that shows no round yet has no rows to add to (its history says so)."""
+        shows one to ``most`` rounds fewer of the same shoe with the same rounds voided
+        (the shoe's first round too: a shoe's empty history takes rows like any other)."""
         if since is None or (since.shoe, since.voided) != (self.shoe, self.voided):
             return None
-        return since.round if 1 <= since.round < self.round <= since.round + most else None
+        return since.round if since.round < self.round <= since.round + most else None
 
 
 NO_SHOE = PageVersion(0, 0, 0)

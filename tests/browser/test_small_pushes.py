@@ -12,6 +12,9 @@ from tests.road_marks import asks, marks
 from .browsing import LiveServer
 
 LIVE = "#connection.connection-live"
+ROADS = ("bead_plate", "big_road", "big_eye_road", "small_road", "cockroach_road")
+DERIVED_KINDS = tuple(f"{mark}-{colour}" for mark in ("eye", "dot", "slash") for colour in ("red", "blue"))
+KINDS = ("bead-B", "bead-P", "bead-T", "ring-B", "ring-P", *DERIVED_KINDS)
 # Naturals with their suits turning, so that no card is dealt more often than 8 decks hold.
 SUITS = "SHDC"
 
@@ -60,10 +63,17 @@ def post_and_see(server: LiveServer, page: Any, slug: str, cards: dict[str, list
     return posted
 
 
-def test_a_table_page_follows_several_rounds_through_deltas(server: LiveServer, page: Any) -> None:
-    open_table(server, page, "deltas")
-    post_and_see(server, page, "deltas", player_win(0))  # the first round: the whole part
+def test_a_table_page_follows_several_rounds_through_deltas(server: LiveServer, page: Any, browser: Any) -> None:
+    server.table("deltas", "Deltas")
+    page.goto(f"{server.url}/tables/deltas/")
+    page.wait_for_selector(LIVE)
+    watch_pushes(page)
+    page.evaluate("window.notReloaded = true")
+    server.post("deltas", "shoes")  # pushed whole, as every new shoe is
+    page.wait_for_selector("#history-rows >> text=No rounds in this shoe yet.", timeout=3000)
     page.evaluate("document.getElementById('history').kept = true")
+    post_and_see(server, page, "deltas", player_win(0))  # the shoe's first round: a delta like the others
+    assert history_rows(page) == ["1"] and "No rounds" not in page.locator("#history-rows").inner_text()
     for i in range(1, 6):
         posted = post_and_see(server, page, "deltas", banker_win(i) if i % 2 else player_win(i))
         assert history_rows(page)[0] == str(posted["number"]) and len(history_rows(page)) == i + 1
@@ -73,12 +83,21 @@ def test_a_table_page_follows_several_rounds_through_deltas(server: LiveServer, 
     assert road_marks(page, "big_road", "ring-B") == [(1, 0), (3, 0), (5, 0)]
     pushes = page.evaluate("window.pushes")
     rounds = [push for push in pushes if 'id="game-info"' in push]  # not the odds pushes
-    assert len(rounds) == 6 and all("data-since" in push for push in rounds[1:])
+    assert len(rounds) == 7 and "data-since" not in rounds[0]  # the new shoe, whole
+    assert all("data-since" in push for push in rounds[1:])  # its rounds, the first one too
     # 7 KiB (the page's 10 KiB limit less room): a B P B P shoe changes its good roads' badges
     # every round (Banker Always Jumps, then Player Always Jumps, issue 21), ~6.3 KiB a delta.
     assert max(len(push.encode()) for push in rounds[1:]) < 7 * 1024
-    # The history gained its rows one at a time: it is the one the first round brought.
+    # The history gained its rows one at a time: it is the one the page loaded.
     assert page.evaluate("document.getElementById('history').kept") is True
+    # And the page shows what one loaded now shows.
+    fresh = browser.new_page()
+    fresh.goto(f"{server.url}/tables/deltas/")
+    for part in ("#game-facts", "#roads", "#last-round", "#stat-counts", "#history-rows", "#history-more"):
+        assert page.locator(part).inner_text() == fresh.locator(part).inner_text(), part
+    for road in ROADS:
+        assert [road_marks(page, road, kind) for kind in KINDS] == [road_marks(fresh, road, kind) for kind in KINDS]
+    fresh.close()
 
 
 def test_a_page_that_missed_a_push_asks_for_the_whole_state(server: LiveServer, page: Any) -> None:
@@ -207,9 +226,6 @@ def test_pair_dots_are_red_top_left_for_banker_and_blue_bottom_right_for_player_
     # The Big Road: the same dots on the rings, a blue one and a red one.
     assert blue(at("big_road", 10, 2.5)) and red(at("big_road", 3.5, 3.5))
     assert red(at("big_road", 30, 2.5)) and blue(at("big_road", 36.5, 16.5))
-
-
-ROADS = ("bead_plate", "big_road", "big_eye_road", "small_road", "cockroach_road")
 
 
 def shown_asks(page: Any) -> dict[str, list[tuple[str, tuple[int, int]]]]:

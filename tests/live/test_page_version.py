@@ -38,7 +38,7 @@ def test_a_delta_starts_after_the_round_the_page_shows_of_the_same_shoe() -> Non
     assert now.delta_base(PageVersion(2, 9, 1), most=20) == 9  # odds and cards don't matter
     assert now.delta_base(PageVersion(2, 9, 0, 9, 0), most=20) is None  # a void since: whole
     assert now.delta_base(PageVersion(1, 9, 1, 9, 0), most=20) is None  # another shoe: whole
-    assert now.delta_base(PageVersion(2, 0, 1, 0, 0), most=20) is None  # no round shown: whole
+    assert PageVersion(3, 2, 0).delta_base(PageVersion(3, 0, 0, 0, 0), most=20) == 0  # an empty shoe's too
     assert now.delta_base(PageVersion(2, 10, 1, 10, 0), most=20) is None  # nothing new
     assert now.delta_base(PageVersion(2, 2, 1, 2, 0), most=5) is None  # more rows than the history shows
     assert now.delta_base(None, most=20) is None
