@@ -51,9 +51,16 @@ class ShoeRow(PlayedRow, Protocol):
     read with ``values_list(..., named=True)`` (a page and each push read them all, and a
     model instance each costs twice the read)."""
 
+    shoe_id: int
     number: int
     voided: bool
     odds: Any
+
+
+class PushedRow(ShoeRow, Protocol):
+    """A :class:`ShoeRow` read with whether its odds are stored (a push reads no odds)."""
+
+    has_odds: bool
 
 
 PLAYED_FIELDS = ("winner", "banker_pair", "player_pair", "player_natural", "banker_natural")
@@ -191,14 +198,14 @@ def cards_version(shoe: Shoe) -> int:
     return (shoe.revealed + shoe.deal_steps) * 2 + (shoe.state != Shoe.State.OPEN)
 
 
-def table_version_of(shoe: Shoe | None, rounds: Sequence[ShoeRow]) -> PageVersion:
+def table_version_of(shoe: Shoe | None, rounds: Sequence[PushedRow]) -> PageVersion:
     """:func:`table_version` of rounds already loaded (every round of ``shoe``, with
-    their number, voided flag and odds): no query of its own."""
+    their number, voided flag and whether their odds are stored): no query of its own."""
     if shoe is None:
         return NO_SHOE_TABLE
     last = max((r.number for r in rounds), default=0)
     voided = sum(1 for r in rounds if r.voided)
-    odds = max((r.number for r in rounds if r.odds is not None), default=0)
+    odds = max((r.number for r in rounds if r.has_odds), default=0)
     return PageVersion(shoe.number, last, voided, odds, cards_version(shoe))
 
 
@@ -219,6 +226,12 @@ def _lobby_rounds(shoe_ids: list[int]) -> dict[int, list[LobbyRound]]:
 
 def lobby_rounds_of(shoe: Shoe | None) -> list[LobbyRound]:
     return _lobby_rounds([shoe.pk])[shoe.pk] if shoe else []
+
+
+def lobby_rounds_from(rounds: Sequence[ShoeRow]) -> list[LobbyRound]:
+    """:func:`lobby_rounds_of` from every round of the shoe already read, newest first
+    (a push reads them once for the table's pages and the lobby's)."""
+    return [(r.number, r.winner, r.banker_pair, r.player_pair, r.voided) for r in reversed(rounds)]
 
 
 def lobby_version(shoe: Shoe | None, rounds: list[LobbyRound]) -> PageVersion:

@@ -67,9 +67,11 @@ def outsider(db: None) -> User:
 
 @pytest.fixture(autouse=True)
 def fresh_cache() -> None:
-    """Each test starts with no cached state (which states were pushed, cached fragments)."""
+    """Each test starts with no cached state (which states were pushed, cached fragments,
+    the roads a delta drew last)."""
     cache.clear()
     fragments.recent_live.clear()
+    fragments.last_drawn.clear()
 
 
 @pytest.fixture

@@ -114,7 +114,8 @@ def publish_table(
             return  # no page shows this table: nothing to render
         shoe = selectors.shoe_find(table=table, which="current")
         open_shoe = shoe if shoe is not None and shoe.state == Shoe.State.OPEN else None  # the lobby's
-        version = selectors.table_version(shoe)
+        rounds = fragments.pushed_rounds(shoe)  # read once: the version, the table's pages and the lobby's
+        version = selectors.table_version_of(shoe, rounds)
         if coalesce:
             claim = ledger.claim(table_id, version)
             if claim is None:
@@ -125,13 +126,15 @@ def publish_table(
             if watched[group] or watched[lobby]:
                 with translation.override(language):
                     if watched[group]:
-                        sender.send(group, push_message(group, _table_push(table, shoe, version, ledger, progress)))
+                        html = _table_push(table, shoe, version, ledger, progress, rounds)
+                        sender.send(group, push_message(group, html))
                     if watched[lobby]:
                         card = fragments.lobby_card_html(
                             table,
                             open_shoe,
                             odds_pending=version.odds_pending,
                             progress=progress if open_shoe is not None else None,
+                            rounds=selectors.lobby_rounds_from(rounds) if open_shoe is not None else [],
                         )
                         sender.send(lobby, push_message(lobby, card))
         # One call to the cache for every language no table page shows.
@@ -175,14 +178,19 @@ def publish_dealing(table_id: int, sender: Sends, ledger: PushLedger) -> None:
 
 
 def _table_push(
-    table: Table, shoe: Shoe | None, version: PageVersion, ledger: PushLedger, progress: RoundInProgress | None
+    table: Table,
+    shoe: Shoe | None,
+    version: PageVersion,
+    ledger: PushLedger,
+    progress: RoundInProgress | None,
+    rounds: list[selectors.PushedRow],
 ) -> str:
     """What the table's pages get: only what changed since the state pushed last, which
     they show (or the whole live part; with the cache down, always the whole part)."""
     language = translation.get_language()
     look = fragments.table_look(table)
     since = ledger.last_pushed(table.pk, language, look)
-    html = fragments.table_push_html(table, shoe, version, since=since, progress=progress)
+    html = fragments.table_push_html(table, shoe, version, since=since, progress=progress, rounds=rounds)
     ledger.pushed(table.pk, language, version, look)
     return html
 

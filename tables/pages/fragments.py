@@ -12,11 +12,13 @@ import contextlib
 import hashlib
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from types import EllipsisType
 from typing import Any, NamedTuple
 
 from django.core.cache import cache
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import get_language, override
@@ -48,10 +50,26 @@ SHOE_ROUND_FIELDS = (
 )  # fmt: skip
 
 
-def _rounds_newest_first(shoe: Shoe | None, fields: tuple[str, ...] = SHOE_ROUND_FIELDS) -> list[selectors.ShoeRow]:
-    """Every round of the shoe, with the fields in :data:`SHOE_ROUND_FIELDS`, as rows (a
-    model instance each cost twice the read, on every push)."""
-    return list(shoe.rounds.order_by("-number").values_list(*fields, named=True)) if shoe else []
+# The same but the odds: what a push reads of every round (a round's odds, a JSON field
+# each, come in their own push), and whether they are stored, for the version.
+PUSHED_ROUND_FIELDS = tuple(f for f in SHOE_ROUND_FIELDS if f != "odds")
+_HAS_ODDS = ExpressionWrapper(Q(odds__isnull=False), output_field=BooleanField())
+
+
+def _rounds_newest_first(shoe: Shoe | None, fields: tuple[str, ...] = SHOE_ROUND_FIELDS) -> list[selectors.PushedRow]:
+    """Every round of the shoe, with the ``fields`` (:data:`SHOE_ROUND_FIELDS`) and
+    ``has_odds``, as rows (a model instance each cost twice the read, on every push)."""
+    if shoe is None:
+        return []
+    rows = shoe.rounds.order_by("-number").annotate(has_odds=_HAS_ODDS).values_list(*fields, "has_odds", named=True)
+    return list(rows)
+
+
+def pushed_rounds(shoe: Shoe | None) -> list[selectors.PushedRow]:
+    """Every round of the shoe as a push reads them, once for all it renders: newest first,
+    with :data:`PUSHED_ROUND_FIELDS` (:func:`~tables.selectors.table_version_of` gives
+    their version)."""
+    return _rounds_newest_first(shoe, PUSHED_ROUND_FIELDS)
 
 
 def table_context(
@@ -196,17 +214,19 @@ def table_push_html(
     *,
     since: PageVersion | None,
     progress: Progress = ...,
+    rounds: list[selectors.PushedRow] | None = None,
 ) -> str:
     """What a push sends the table's pages: to a page showing ``since``, the changes
     that bring it to ``version`` (the shoe's current state, just read by the caller),
     when ``since`` is an earlier round of the same shoe with the same rounds voided; the
     whole live part otherwise (a new shoe, a void, or an unknown ``since``). A page
     that shows some other state swaps none of a delta and asks for the whole part.
-    ``progress``: the shoe's round in progress when the caller has read it."""
+    ``progress``: the shoe's round in progress, and ``rounds``, its rounds as
+    :func:`pushed_rounds` reads them, when the caller has read them."""
     base = version.delta_base(since, HISTORY_ROWS)
     if base is None or since is None:
         return table_live_html(table, shoe, version, progress=progress)
-    context = _delta_context(table, shoe, version, since, base, _in_progress(shoe, progress))
+    context = _delta_context(table, shoe, version, since, base, _in_progress(shoe, progress), rounds)
     return render_to_string("tables/_table_delta.html", context)
 
 
@@ -223,6 +243,58 @@ class RoadChange:
     alt: bool = False
 
 
+class Drawn(NamedTuple):
+    """What a delta drew of a table's shoe, for the pages of one language: the roads (with
+    the rounds on them), their boards, the good roads that hold and the charts."""
+
+    road_data: ShoeRoads
+    boards: dict[str, svg.Board]
+    good_roads: list[Any]
+    charts: dict[str, Any]
+
+
+def _played_key(rounds: Sequence[selectors.ShoeRow]) -> list[tuple[Any, ...]]:
+    """What the roads, the good roads and the stats read of each round (and its shoe's)."""
+    return [
+        (r.shoe_id, r.number, r.winner, r.banker_pair, r.player_pair, r.player_natural, r.banker_natural)
+        for r in rounds
+        if not r.voided
+    ]
+
+
+class LastDrawn:
+    """The last :class:`Drawn` of each table and look (its fields, the language), kept by
+    this process: the next round's delta starts from it instead of drawing the roads, the
+    boards and the charts the page shows again from every round. Taken only for the same
+    rounds (a shoe's rounds are only added to; a void or another shoe draws anew), and
+    taken out while in use: a delta extends its roads."""
+
+    def __init__(self, size: int) -> None:
+        self.size = size
+        self._kept: dict[tuple[int, str], tuple[list[tuple[Any, ...]], Drawn]] = {}
+        self._lock = threading.Lock()
+
+    def take(self, key: tuple[int, str], rounds: Sequence[selectors.ShoeRow]) -> Drawn | None:
+        """The last drawn of ``key`` if it was drawn from these ``rounds`` (oldest first)."""
+        with self._lock:
+            kept = self._kept.pop(key, None)
+        return kept[1] if kept is not None and kept[0] == _played_key(rounds) else None
+
+    def keep(self, key: tuple[int, str], drawn: Drawn) -> None:
+        played = _played_key(drawn.road_data.rounds)
+        with self._lock:
+            self._kept[key] = (played, drawn)
+            while len(self._kept) > self.size:
+                del self._kept[next(iter(self._kept))]  # the table drawn longest ago
+
+    def clear(self) -> None:
+        with self._lock:
+            self._kept.clear()
+
+
+last_drawn = LastDrawn(size=256)  # a venue's tables, in the languages their pages show
+
+
 def _delta_context(
     table: Table,
     shoe: Shoe | None,
@@ -230,18 +302,21 @@ def _delta_context(
     since: PageVersion,
     base: int,
     progress: RoundInProgress | None,
+    pushed: list[selectors.PushedRow] | None,
 ) -> dict[str, Any]:
     # The odds stored since the state the page shows come in the same message; without
-    # them, a delta reads no odds (a JSON field per round).
+    # them, a delta reads no odds (a JSON field per round), or the rounds the push read.
     with_odds = since.odds is not None and (version.odds or 0) > since.odds
-    rounds = _rounds_newest_first(
-        shoe, SHOE_ROUND_FIELDS if with_odds else tuple(f for f in SHOE_ROUND_FIELDS if f != "odds")
-    )
+    rounds = _rounds_newest_first(shoe) if with_odds else pushed if pushed is not None else pushed_rounds(shoe)
     new_rows = list(selectors.shoe_rounds(shoe=shoe).filter(number__gt=base).reverse()) if shoe else []
-    # The roads as the page shows them, then the same roads a few rounds on.
-    road_data = roads_of([r for r in reversed(rounds) if r.number <= base])
-    before, good_roads_before = _boards(road_data), road_data.roads.good_roads()
-    charts_before = stats_context(road_data)["charts"]
+    # The roads as the page shows them (as the push before drew them, when this process
+    # did), then the same roads a few rounds on.
+    shown = [r for r in reversed(rounds) if r.number <= base]
+    drawn = last_drawn.take((table.pk, table_look(table)), shown)
+    if drawn is None:
+        road_data = roads_of(shown)
+        drawn = Drawn(road_data, _boards(road_data), road_data.roads.good_roads(), stats_context(road_data)["charts"])
+    road_data, before, good_roads_before, charts_before = drawn
     for r in reversed(rounds):
         if r.number > base and not r.voided:
             road_data.roads.append(RoadRound(Winner(r.winner), r.banker_pair, r.player_pair, len(road_data.rounds)))
@@ -260,6 +335,8 @@ def _delta_context(
             )
         )
     good_roads = road_data.roads.good_roads()
+    stats = stats_context(road_data)
+    last_drawn.keep((table.pk, table_look(table)), Drawn(road_data, boards, good_roads, stats["charts"]))
     return {
         "table": table,
         "shoe": shoe,
@@ -273,7 +350,7 @@ def _delta_context(
         "road_changes": changes,
         "good_roads": good_roads,
         "good_roads_changed": good_roads != good_roads_before,
-        **(stats := stats_context(road_data)),
+        **stats,
         "charts_change": {name: (charts_before[name], figure) for name, figure in stats["charts"].items()},
         "odds": (
             odds_panel.odds_change(table, shoe, rounds, since.odds)
@@ -322,15 +399,16 @@ def lobby_card_html(
     *,
     odds_pending: bool = False,
     progress: Progress = ...,
+    rounds: list[selectors.LobbyRound] | None = None,
 ) -> str:
     """A table's lobby card, rendered now (for a push) and kept for the lobby pages; of
     its ``open_shoe`` when the caller has read it (None: it has none), and that shoe's
     round in progress (``progress``) likewise. With ``odds_pending`` (the caller's
     version says its last round's odds are not stored yet) the card says they are being
     worked out, whatever odds came before: none are read, and the card is not kept (its
-    key names the odds it shows)."""
+    key names the odds it shows). ``rounds``: that shoe's, when the caller has read them."""
     shoe = selectors.table_open_shoe(table=table) if isinstance(open_shoe, EllipsisType) else open_shoe
-    rounds = selectors.lobby_rounds_of(shoe)
+    rounds = selectors.lobby_rounds_of(shoe) if rounds is None else rounds
     odds = selectors.newest_odds([shoe.pk]).get(shoe.pk) if shoe and not odds_pending else None
     html = _card_render(table, shoe, rounds, odds, _in_progress(shoe, progress))
     if not odds_pending:

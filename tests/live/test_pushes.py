@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import random
 from html.parser import HTMLParser
+from unittest import mock
 
 import pytest
 from channels.db import database_sync_to_async
@@ -342,5 +343,41 @@ def test_the_version_of_loaded_rounds_is_the_version_the_database_gives(baccarat
     shoe = selectors.shoe_find(table=table, which="current")
     odds_after = max(r.number for r in shoe.rounds.all() if r.odds is not None)
     expected = f"1:7:1:{odds_after}:0"  # shoe 1, 7 rounds, 1 voided, the last with its odds stored, no card revealed
-    assert selectors.table_version_of(shoe, list(shoe.rounds.all())) == selectors.table_version(shoe)
+    assert selectors.table_version_of(shoe, fragments.pushed_rounds(shoe)) == selectors.table_version(shoe)
     assert str(selectors.table_version(shoe)) == expected
+
+
+def test_a_delta_that_starts_from_the_roads_the_last_one_drew_is_the_one_drawn_anew(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    cards = seeded_shoe()
+    dealt(table, cards, 3)
+    _, since = state(table)
+    for _ in range(12):
+        dealt(table, cards, 1)
+        shoe, version = state(table)
+        with mock.patch("tables.pages.fragments.roads_of", wraps=fragments.roads_of) as drawn:
+            kept = fragments.table_push_html(table, shoe, version, since=since)
+        assert drawn.call_count == (0 if since.round > 3 else 1)  # the roads the delta before drew
+        fragments.last_drawn.clear()
+        assert kept == fragments.table_push_html(table, shoe, version, since=since)
+        since = version
+
+
+def test_a_delta_after_a_void_or_on_another_shoe_draws_its_roads_anew(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    cards = seeded_shoe()
+    first = dealt(table, cards, 4)[0]
+    shoe, since = state(table)
+    dealt(table, cards, 1)
+    fragments.table_push_html(table, shoe, state(table)[1], since=since)  # draws the roads of 5 rounds
+    services.round_void(round_=first, reason="misdeal", user=None)
+    _, since = state(table)
+    dealt(table, cards, 1)
+    shoe, version = state(table)
+    with mock.patch("tables.pages.fragments.roads_of", wraps=fragments.roads_of) as drawn:
+        kept = fragments.table_push_html(table, shoe, version, since=since)
+    assert drawn.call_count == 1  # not the roads drawn before the void
+    fragments.last_drawn.clear()
+    assert kept == fragments.table_push_html(table, shoe, version, since=since)
