@@ -29,15 +29,22 @@ class HeldRoads:
 
 
 def held_roads(
-    rounds: Iterable[RoadRound], rules: GoodRoadRules = DEFAULT_RULES, *, known: tuple[int, dict[str, int]] = (0, {})
+    rounds: Iterable[RoadRound],
+    rules: GoodRoadRules = DEFAULT_RULES,
+    *,
+    known: tuple[int, dict[str, int]] = (0, {}),
+    built: Roads | None = None,
 ) -> HeldRoads:
     """The roads of ``rounds`` (played rounds, in order), built once, and how long each
     good road has held. Ties count as rounds: a pattern holds through them. ``known``:
     the runs after the first few of these rounds, as an earlier call found them (a shoe
-    one round on looks for good roads after its new round only)."""
-    roads = Roads(rules)
+    one round on looks for good roads after its new round only); ``built``, the roads of
+    those first few rounds too, to go on from (extended in place, and returned)."""
     start, runs = known
+    roads = built if built is not None else Roads(rules)
     for index, round_ in enumerate(rounds):
+        if index < start and built is not None:
+            continue
         roads.append(round_)
         if index >= start:
             runs = {name: runs.get(name, 0) + 1 for name in roads.good_roads()}

@@ -68,10 +68,10 @@ def outsider(db: None) -> User:
 @pytest.fixture(autouse=True)
 def fresh_cache() -> None:
     """Each test starts with no cached state (which states were pushed, cached fragments,
-    the roads a delta drew last)."""
+    the roads a delta or a lobby card drew last)."""
     cache.clear()
     fragments.recent_live.clear()
-    fragments.last_drawn.clear()
+    fragments.forget_drawn()
 
 
 @pytest.fixture

@@ -494,7 +494,10 @@ def _card_render(
     odds: Odds | None,
     dealing: RoundInProgress | None = None,
 ) -> str:
-    return render_to_string("tables/_table_card.html", {"row": lobby_row(table, shoe, rounds, odds, dealing)})
+    row = lobby_row(table, shoe, rounds, odds, dealing)
+    html = render_to_string("tables/_table_card.html", {"row": row})
+    _keep_held(shoe, row["held"])  # once drawn: the next card of the shoe extends its roads
+    return html
 
 
 def _card_key(table: Table, version: PageVersion, odds: Odds | None) -> str:
@@ -510,25 +513,39 @@ def table_look(table: Table) -> str:
     return hashlib.blake2b(repr([*fields, get_language()]).encode(), digest_size=8).hexdigest()
 
 
-_held: dict[int, tuple[list[RoadRound], dict[str, int]]] = {}  # shoe -> its rounds and runs, last seen here
+# shoe -> its rounds, their roads and runs, last seen here (taken out while in use: the
+# roads are extended in place)
+_held: dict[int, tuple[list[RoadRound], alerts.HeldRoads]] = {}
 HELD_SHOES = 256
 _held_lock = threading.Lock()  # the pushes' thread and the requests' share it
 
 
 def _held_roads(shoe: Shoe | None, rounds: list[RoadRound]) -> alerts.HeldRoads:
-    """:func:`roads.alerts.held_roads`, carrying on from the runs this process found for
-    the shoe's card before when its rounds since only added to them (a card a round,
-    twice on the embedded default: with the round, and with its odds)."""
+    """:func:`roads.alerts.held_roads`, carrying on from the roads and runs this process
+    found for the shoe's card before (:func:`_keep_held`) when its rounds since only added
+    to them (a card a round, twice on the embedded default: with the round, and with its
+    odds). Taken out while in use: another thread's card of the shoe draws its own."""
     with _held_lock:
-        seen = _held.get(shoe.pk) if shoe is not None else None
-    known = (len(seen[0]), seen[1]) if seen is not None and rounds[: len(seen[0])] == seen[0] else (0, {})
-    held = alerts.held_roads(rounds, known=known)
-    if shoe is not None:
-        with _held_lock:
-            if len(_held) >= HELD_SHOES and shoe.pk not in _held:
-                del _held[next(iter(_held))]  # the shoe seen longest ago
-            _held[shoe.pk] = (rounds, held.runs)
-    return held
+        seen = _held.pop(shoe.pk, None) if shoe is not None else None
+    if seen is not None and rounds[: len(seen[0])] == seen[0]:
+        return alerts.held_roads(rounds, known=(len(seen[0]), seen[1].runs), built=seen[1].roads)
+    return alerts.held_roads(rounds)
+
+
+def forget_drawn() -> None:
+    """Forget what this process drew of every table (a test starts afresh)."""
+    last_drawn.clear()
+    with _held_lock:
+        _held.clear()
+
+
+def _keep_held(shoe: Shoe | None, held: tuple[list[RoadRound], alerts.HeldRoads]) -> None:
+    if shoe is None:
+        return
+    with _held_lock:
+        if len(_held) >= HELD_SHOES and shoe.pk not in _held:
+            del _held[next(iter(_held))]  # the shoe seen longest ago
+        _held[shoe.pk] = held
 
 
 def lobby_row(
@@ -541,7 +558,8 @@ def lobby_row(
     """One table's lobby card: its open shoe's roads, counts and good roads (with how
     many rounds each has held), and the next round's returns where they are stored."""
     played = [r for r in rounds if not r[4]]  # voided rounds stay out of the roads
-    held = _held_roads(shoe, [RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played)])
+    road_rounds = [RoadRound(Winner(w), bp, pp, i) for i, (_, w, bp, pp, _) in enumerate(played)]
+    held = _held_roads(shoe, road_rounds)
     winners = [r[1] for r in played]
     return {
         "table": table,
@@ -554,4 +572,5 @@ def lobby_row(
         "next_returns": odds_panel.next_returns(table, odds, rounds[-1][0] if rounds else 0),
         "version": selectors.lobby_version(shoe, rounds),
         "dealing": dealing_of(dealing),
+        "held": (road_rounds, held),  # for _keep_held, once the card is drawn
     }

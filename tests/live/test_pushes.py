@@ -17,6 +17,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from config.asgi import application
+from roads import alerts
 from tables import selectors, services
 from tables.background import odds
 from tables.game.shoe import CutCardRule, DealingShoe
@@ -359,7 +360,7 @@ def test_a_delta_that_starts_from_the_roads_the_last_one_drew_is_the_one_drawn_a
         with mock.patch("tables.pages.fragments.roads_of", wraps=fragments.roads_of) as drawn:
             kept = fragments.table_push_html(table, shoe, version, since=since)
         assert drawn.call_count == (0 if since.round > 3 else 1)  # the roads the delta before drew
-        fragments.last_drawn.clear()
+        fragments.forget_drawn()
         assert kept == fragments.table_push_html(table, shoe, version, since=since)
         since = version
 
@@ -379,5 +380,19 @@ def test_a_delta_after_a_void_or_on_another_shoe_draws_its_roads_anew(baccarat_1
     with mock.patch("tables.pages.fragments.roads_of", wraps=fragments.roads_of) as drawn:
         kept = fragments.table_push_html(table, shoe, version, since=since)
     assert drawn.call_count == 1  # not the roads drawn before the void
-    fragments.last_drawn.clear()
+    fragments.forget_drawn()
     assert kept == fragments.table_push_html(table, shoe, version, since=since)
+
+
+def test_a_lobby_card_that_goes_on_from_the_roads_the_card_before_drew_is_the_one_drawn_anew(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    cards = seeded_shoe()
+    for number in range(1, 13):
+        dealt(table, cards, 1)
+        shoe = selectors.table_open_shoe(table=table)
+        with mock.patch("roads.alerts.Roads", wraps=alerts.Roads) as built:
+            kept = fragments.lobby_card_html(table, shoe)
+        fragments.forget_drawn()
+        assert kept == fragments.lobby_card_html(table, shoe)
+        assert built.call_count == (number == 1)  # after the first, the roads the card before drew

@@ -42,3 +42,12 @@ def test_the_runs_carried_on_from_an_earlier_call_are_the_runs_worked_out_from_t
     for known in range(len(shoe) + 1):
         earlier = held_roads(shoe[:known]).runs
         assert held_roads(shoe, known=(known, earlier)).runs == held_roads(shoe).runs
+
+
+def test_roads_carried_on_from_an_earlier_call_are_the_roads_built_from_the_first_round() -> None:
+    shoe = rounds("PBBBBTBPPPPBBTPPB")
+    whole = held_roads(shoe)
+    for known in range(len(shoe) + 1):
+        earlier = held_roads(shoe[:known])
+        carried = held_roads(shoe, known=(known, earlier.runs), built=earlier.roads)
+        assert carried.runs == whole.runs and carried.roads.to_data() == whole.roads.to_data()
