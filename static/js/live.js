@@ -108,19 +108,30 @@
   }
 
   // What a pushed data-change brings a chart's figure (tables/templatetags/cards.py's
-  // figure_change): its traces in order, each whole or the one at "=" with its changed
-  // keys ("+key": values added at the end), and the layout's changed keys ({"~": keys}:
-  // the changed keys of an object).
+  // figure_change): its traces in order, each whole (its y may come as "dy": the first in
+  // hundredths, then each one's step from the one before) or the one at "=" with its
+  // changed keys ("+key": values added at the end), and the layout's changed keys
+  // ({"~": keys}: the changed keys of an object).
   function merge(into, keys) {
     Object.keys(keys).forEach(function (key) {
       var value = keys[key];
       if (value && value["~"]) merge(into[key], value["~"]); else into[key] = value;
     });
   }
+  function whole(trace) {
+    if (!trace.dy) return trace;
+    var line = {}, sum = 0;
+    Object.keys(trace).forEach(function (key) {
+      if (key !== "dy") line[key] = trace[key];
+      // Whole hundredths added up, then divided once: the number "-13.03" parses to.
+      else line.y = trace.dy.map(function (step) { sum += step; return sum / 100; });
+    });
+    return line;
+  }
   function changed(json, change) {
     var figure = JSON.parse(json);
     figure.data = change.data.map(function (trace) {
-      if (!("=" in trace)) return trace;
+      if (!("=" in trace)) return whole(trace);
       var was = figure.data[trace["="]];
       Object.keys(trace).forEach(function (key) {
         if (key === "=") return;
@@ -133,8 +144,35 @@
     return JSON.stringify(figure);
   }
 
-  // Each element of a push, before htmx swaps it: drop what is older than the page, and
-  // a delta that does not start where the page is.
+  // "a 1 b 2" as [["a", "1"], ["b", "2"]].
+  function pairs(text) {
+    var words = text.trim().split(/\s+/), found = [];
+    for (var i = 0; i + 1 < words.length; i += 2) found.push([words[i], words[i + 1]]);
+    return found;
+  }
+
+  // Give an odds row the look of a bet on which the player has the edge now, or take it
+  // away, as the row rendered whole would have it (tables/_odds_row.html): the look is
+  // the panel's #odds-edge, a row with the edge's class and title and a first cell of
+  // what follows the bet's name (its tag), in the page's language. Without it (a page
+  // from before it was there) the page asks for the whole state.
+  function edge(row, now) {
+    var look = document.getElementById("odds-edge"), sample = look && look.content.firstElementChild;
+    if (!sample) { tell(); return; }
+    var cell = row.cells[0], tag = sample.cells[0];
+    if ((row.className === sample.className) === now) return; // shown already
+    if (now) {
+      row.className = sample.className;
+      row.title = sample.title;
+      tag.childNodes.forEach(function (node) { cell.appendChild(node.cloneNode(true)); });
+      cell.normalize(); // the name and the space before the tag one text, as parsed whole
+    } else {
+      row.removeAttribute("class");
+      row.removeAttribute("title");
+      cell.textContent = cell.textContent.slice(0, cell.textContent.length - tag.textContent.length);
+    }
+  }
+
   // Each element of a push, before htmx swaps it: drop what is older than the page, and
   // a delta that does not start where the page is. An element that names no state goes
   // with the one before it in the push that does.
@@ -159,13 +197,18 @@
     }
     // Cells' new text, as "id text" pairs in data-cells (tables/_odds_delta.html,
     // tables/_stats_delta.html): numbers, never words, so no text of the template's own.
+    // And rows flagged or no longer flagged as the player's edge, as "id flag" pairs in
+    // data-edges (tables/_odds_delta.html).
     if ("cells" in pushed.dataset) {
       e.preventDefault();
-      var pairs = pushed.dataset.cells.trim().split(/\s+/);
-      for (var i = 0; i + 1 < pairs.length; i += 2) {
-        var cell = document.getElementById(pairs[i]);
-        if (cell) cell.textContent = pairs[i + 1];
-      }
+      pairs(pushed.dataset.cells).forEach(function (pair) {
+        var cell = document.getElementById(pair[0]);
+        if (cell) cell.textContent = pair[1];
+      });
+      pairs(pushed.dataset.edges || "").forEach(function (pair) {
+        var row = document.getElementById(pair[0]);
+        if (row) edge(row, pair[1] === "1");
+      });
       return;
     }
     // Table rows come in a <template> (the only way the HTML parser keeps them); htmx

@@ -75,8 +75,9 @@ def shares_figure(stats: ShoeStats) -> dict[str, Any]:
         "marker": {"color": MUTED},
         "opacity": 0.55,
     }
-    # Room above the tallest bar for its label, under the legend.
-    top = max([*shoe.values(), *theory]) * 1.25
+    # Room above the tallest bar for its label, under the legend; to the tenth the labels
+    # show (57.9, not 57.925000000000004: every push sends it).
+    top = round(max([*shoe.values(), *theory]) * 1.25, 1)
     layout = dict(barmode="group", yaxis={"ticksuffix": "%", "gridcolor": GRID, "range": [0, top]})
     return {"data": [*this_shoe, theoretical], "layout": layout}
 
@@ -133,21 +134,21 @@ MAIN_BETS = frozenset({"banker", "player"})
 def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str, str]]) -> dict[str, Any]:
     """Expected return of each bet (%) on the shoe left after each round; round 0 is
     the full shoe. ``bets`` are (key, label) pairs; Banker and Player on the upper axis,
-    the other bets on the lower one."""
+    the other bets on the lower one.
+
+    A line carries only what sets it apart (name, points, colour and dash, axis): what
+    every line shares (mode, width, hover text) is the layout's template's, sent once. A
+    side bet's line joins the chart whole in a push when it becomes the player's edge."""
     # Two axes only when there are bets of both kinds to set apart.
-    # Translators: plotly's hover text; keep %{x} (the round) and %{y:.2f}% (the return) as they are.
-    hover = _("after round %{x}: %{y:.2f}%")
     split = any(key in MAIN_BETS for key, _ in bets) and not all(key in MAIN_BETS for key, _ in bets)
     lines = [
         {
-            "type": "scatter",
             "name": label,
             "x": [number for number, _ in points],
-            "y": [round(100 * returns[key], 3) for _, returns in points],
-            "mode": "lines",
-            "line": {"color": _odds_look(key)[0], "width": 2.5, "dash": _odds_look(key)[1]},
+            # To the hundredth the hover shows (%{y:.2f}, _odds_lines): finer is never seen, only sent.
+            "y": [round(100 * returns[key], 2) for _, returns in points],
+            "line": {"color": _odds_look(key)[0], "dash": _odds_look(key)[1]},
             "yaxis": "y2" if split and key not in MAIN_BETS else "y",
-            "hovertemplate": f"{hover}<extra>{label}</extra>",
         }
         for key, label in bets
     ]
@@ -155,19 +156,30 @@ def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str
     last = max((number for number, _ in points), default=0)
     xaxis = {"title": {"text": _round_title()}, "gridcolor": GRID, "rangemode": "tozero", **_whole_ticks(last)}
     margin = {**BASE_LAYOUT["margin"], "l": 64}  # room for each panel's own title
+    shared = {"margin": margin, "template": _odds_lines()}
     main = [line for line in lines if line["yaxis"] == "y"]
     if not split:
         upper = _panel(axis, main, _panel_title(main), MAIN_SPAN if bets[0][0] in MAIN_BETS else SIDE_SPAN)
-        return {"data": lines, "layout": {"height": 280, "margin": margin, "xaxis": xaxis, "yaxis": upper}}
+        return {"data": lines, "layout": {"height": 280, **shared, "xaxis": xaxis, "yaxis": upper}}
     side = [line for line in lines if line["yaxis"] == "y2"]
     layout = {
         "height": 300,
-        "margin": margin,
+        **shared,
         "xaxis": {**xaxis, "anchor": "y2"},
         "yaxis": {**_panel(axis, main, _panel_title(main), MAIN_SPAN), "domain": [0.58, 1]},
         "yaxis2": {**_panel(axis, side, _panel_title(side), SIDE_SPAN), "domain": [0, 0.42], "anchor": "x"},
     }
     return {"data": lines, "layout": layout}
+
+
+def _odds_lines() -> dict[str, Any]:
+    """What every line of the odds chart shares, as plotly's layout template: a scatter
+    trace (plotly's default type) takes from it what it does not say itself."""
+    # Translators: plotly's hover text; keep %{x} (the round) and %{y:.2f}% (the return) as they are.
+    hover = _("after round %{x}: %{y:.2f}%")
+    # The line's name beside the hover text, as each line's own <extra> said it before.
+    line = {"mode": "lines", "line": {"width": 2.5}, "hovertemplate": f"{hover}<extra>%{{fullData.name}}</extra>"}
+    return {"data": {"scatter": [line]}}
 
 
 def _odds_look(key: str) -> tuple[str, str]:
@@ -192,7 +204,9 @@ def _panel(axis: dict[str, Any], lines: list[dict[str, Any]], title: str, span: 
     values = [y for line in lines for y in line["y"]] or [0.0]
     low, high = min(values), max(values)
     middle, half = (low + high) / 2, max(span, (high - low) * 1.2) / 2
-    return {**axis, "title": {"text": title, "font": {"size": 11}}, "range": [middle - half, middle + half]}
+    # To a thousandth of a point, a tenth of a pixel on the narrowest panel: every push sends it.
+    ends = [round(middle - half, 3), round(middle + half, 3)]
+    return {**axis, "title": {"text": title, "font": {"size": 11}}, "range": ends}
 
 
 def observed_expected_figure(

@@ -94,17 +94,20 @@ def odds_context(table: Table, shoe: Shoe | None, rounds: Sequence[ShoeRow]) -> 
 def odds_change(table: Table, shoe: Shoe | None, rounds: Sequence[ShoeRow], since: int) -> dict[str, Any]:
     """What a push brings a panel that shows the odds after round ``since``: the panel's
     context now (:func:`odds_context`), the cells whose numbers changed (``cells``: the
-    row's place, from 1, whether its "shoe left" and its "change" did, and whether the bet
-    became or stopped being the player's edge: then the row goes whole), and the chart
+    row's place, from 1, the row now, and whether its "shoe left" and its "change" did),
+    the rows whose bet became or stopped being the player's edge (``edges``: place and row
+    now; a flag, the row's look set by static/js/live.js, not the row whole), and the chart
     before and now (``figures``)."""
     before = odds_context(table, shoe, [r for r in rounds if r.number <= since])
     now = odds_context(table, shoe, rounds)
-    cells = []
+    cells, edges = [], []
     for place, (old, new) in enumerate(zip(before["rows"], now["rows"], strict=True), start=1):
         moved = (_shown(old.now) != _shown(new.now), _shown(old.change) != _shown(new.change))
-        if any(moved) or old.positive != new.positive:
-            cells.append((place, new, *moved, old.positive != new.positive))
-    return now | {"since": since, "cells": cells, "figures": (before["figure"], now["figure"])}
+        if any(moved):
+            cells.append((place, new, *moved))
+        if old.positive != new.positive:
+            edges.append((place, new))
+    return now | {"since": since, "cells": cells, "edges": edges, "figures": (before["figure"], now["figure"])}
 
 
 def _shown(value: float | None) -> float | None:

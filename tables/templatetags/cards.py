@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 from fractions import Fraction
 from typing import Any
@@ -162,12 +163,13 @@ _JSON_ESCAPES = {ord(">"): "\\u003E", ord("<"): "\\u003C", ord("&"): "\\u0026"} 
 
 def _compact(trace: dict[str, Any]) -> dict[str, Any]:
     """A trace whose x counts up by one from some x0 as plotly's ``x0`` (its ``dx`` is 1
-    unless told): the same chart, without a number for every round."""
+    unless told), left out when 0 (plotly's default): the same chart, without a number for
+    every round."""
     x = trace.get("x")
     if not isinstance(x, list) or not x or not all(isinstance(v, int) and v == x[0] + i for i, v in enumerate(x)):
         return trace
     compact = {key: value for key, value in trace.items() if key != "x"}
-    return compact | {"x0": x[0]}
+    return (compact | {"x0": x[0]}) if x[0] else compact
 
 
 @register.filter
@@ -183,10 +185,11 @@ def chart_json(figure: dict[str, Any], element_id: str) -> SafeString:
 def figure_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
     """What turns the chart ``before`` into ``after``, both as :func:`chart_json` writes
     them, for static/js/live.js: ``data``, ``after``'s traces in order, each either whole
-    (a line the chart did not draw) or ``{"=": its place in before}`` with the keys that
-    changed (``+key``: values added at the end of a list that grew); and ``layout``, the
-    layout's keys that changed (``{"~": ...}``: the keys that changed of an object).
-    None when a key of the layout went (the whole figure goes)."""
+    (a line the chart did not draw; its y as :func:`_steps` writes them when they are
+    hundredths) or ``{"=": its place in before}`` with the keys that changed (``+key``:
+    values added at the end of a list that grew); and ``layout``, the layout's keys that
+    changed (``{"~": ...}``: the keys that changed of an object). None when a key of the
+    layout went (the whole figure goes)."""
     if before["layout"].keys() - after["layout"].keys():
         return None
     old = {t.get("name"): (i, _compact(t)) for i, t in enumerate(before["data"])}
@@ -194,7 +197,7 @@ def figure_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, An
     for trace in (_compact(t) for t in after["data"]):
         place, was = old.get(trace.get("name"), (None, None))
         if was is None or place is None or was.keys() != trace.keys():
-            traces.append(trace)
+            traces.append(_steps(trace))
             continue
         change: dict[str, Any] = {"=": place}
         for key, value in trace.items():
@@ -204,6 +207,23 @@ def figure_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, An
             change |= {f"+{key}": value[len(was[key]) :]} if grew else {key: value}
         traces.append(change)
     return {"data": traces, "layout": _changed(before["layout"], after["layout"])}
+
+
+def _steps(trace: dict[str, Any]) -> dict[str, Any]:
+    """A whole trace whose y are hundredths (the odds chart's returns) with them as ``dy``:
+    the first in hundredths, then each one's step from the one before, which static/js/live.js
+    adds up again. A line that joins the chart late in a shoe is 80 points: its steps are
+    a digit or two where its values are five or six."""
+    y = trace.get("y")
+    if not isinstance(y, list) or not all(_is_hundredths(v) for v in y):
+        return trace
+    hundredths = [round(v * 100) for v in y]
+    steps = hundredths[:1] + [b - a for a, b in itertools.pairwise(hundredths)]
+    return {("dy" if key == "y" else key): (steps if key == "y" else value) for key, value in trace.items()}
+
+
+def _is_hundredths(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool) and round(value * 100) / 100 == value
 
 
 def _changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:

@@ -5,8 +5,10 @@ and the roads' marks as seed 000 draws them."""
 from __future__ import annotations
 
 import base64
+import random
 from typing import Any
 
+from tables.game.shoe import CutCardRule, DealingShoe
 from tests.road_marks import asks, marks
 
 from .browsing import LiveServer
@@ -284,3 +286,62 @@ def test_a_live_history_keeps_showing_the_latest_20_rounds_as_rows_come(server: 
     post_and_see(server, page, "long", banker_win(21))
     assert history_rows(page) == [str(n) for n in range(22, 2, -1)]
     assert "The latest 20 of 22 rounds" in page.locator("#history").inner_text()
+
+
+def shoe_rounds(seed: int, count: int) -> list[dict[str, list[str]]]:
+    """The first ``count`` rounds of a shuffled 8-deck shoe, the same every run, dealt by the rules."""
+    shoe = DealingShoe.shuffled(
+        decks=8, rule=CutCardRule.LAST_ROUND, rng=random.Random(seed), cut_depth=6, cut_jitter=0
+    )
+    dealt = (shoe.deal() for _ in range(count))
+    return [{"player": [c.code for c in o.player_cards], "banker": [c.code for c in o.banker_cards]} for o in dealt]
+
+
+def odds_as_shown(page: Any) -> dict[str, Any]:
+    """The odds panel's rows as the page's DOM has them, the chart's figure it keeps, and
+    what hovering the odds chart's last point of each line shows."""
+    return page.evaluate("""async () => {
+        const chart = document.querySelector("[data-chart=chart-odds]"), hovers = [];
+        for (const [i, line] of chart.data.entries()) {
+            const last = line.y.length - 1;  // the round, as the odds chart's x count from 0
+            Plotly.Fx.hover(chart, {xval: last, yval: line.y[last]}, line.yaxis === "y2" ? "xy2" : "xy");
+            await new Promise(wait => setTimeout(wait, 50));  // plotly draws a hover once in 20 ms
+            hovers.push(Array.from(chart.querySelectorAll(".hoverlayer text")).map(t => t.textContent));
+        }
+        return {
+            rows: document.getElementById("odds-rows").outerHTML,
+            figure: JSON.parse(document.getElementById("chart-odds").textContent),
+            hovers,
+        };
+    }""")
+
+
+def test_a_bet_that_becomes_or_stops_being_the_players_edge_comes_as_a_flag_and_looks_as_rendered_whole(
+    server: LiveServer, page: Any
+) -> None:
+    # Seed 11's shoe: the Perfect Pair (the 7th row) becomes the player's edge in round 64
+    # and stops being it in round 66; its line joins the odds chart, then leaves it.
+    rounds = shoe_rounds(11, 66)
+    open_table(server, page, "edges")
+    for cards in rounds[:63]:
+        server.post("edges", "rounds", cards)
+    page.reload()
+    page.wait_for_selector(LIVE)
+    watch_pushes(page)
+    whole = page.context.new_page()
+    for number, edge in ((64, True), (65, True), (66, False)):
+        server.post("edges", "rounds", rounds[number - 1])
+        page.wait_for_selector(f"#odds-when >> text=after round {number}", timeout=5000)
+        assert page.locator("#or7").get_attribute("class") == ("edge-positive" if edge else None), f"round {number}"
+        whole.goto(f"{server.url}/tables/edges/")
+        whole.wait_for_selector("[data-chart=chart-odds] .main-svg")
+        page.wait_for_selector("[data-chart=chart-odds] .main-svg")
+        shown = odds_as_shown(page)
+        assert shown == odds_as_shown(whole), f"round {number}"
+        # Each line's hover names it, as the line's own hover text did before lines shared one.
+        names = [line["name"] for line in shown["figure"]["data"]]
+        assert [hover[0] for hover in shown["hovers"]] == names and ("Perfect Pair" in names) is edge
+    flagged = [push for push in page.evaluate("window.pushes") if "data-edges" in push]
+    assert len(flagged) == 2 and not any("<tr" in push for push in flagged)  # a flag each, never the row whole
+    # As each line's own hover text wrote it: the line's name beside the round and the return.
+    assert shown["hovers"][0] == ["Banker", "after round 66: -1.14%"], shown["hovers"]

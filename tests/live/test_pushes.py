@@ -124,9 +124,13 @@ def test_a_round_pushes_at_most_5_kib_to_a_page_showing_an_80_round_shoe_odds_in
     dealt(table, cards, 19)
     odds.round_odds_compute(round_pk=Round.objects.order_by("-pk").first().pk)
     delta, odds_push, one = pushed_for_a_round(table, cards)  # round 80
-    # This round makes a side bet the player's edge: its line joins the chart whole, 80 points.
-    assert len(delta.encode()) <= 4.5 * 1024 and len(delta.encode()) + len(odds_push.encode()) <= 7.5 * 1024
-    assert len(one.encode()) <= 7.5 * 1024
+    # This round makes two side bets the player's edge: a flag each, not their rows whole,
+    # and their lines join the chart, 80 points each, in steps of hundredths and no style
+    # the chart's template gives every line. 3.2 KiB of odds before, rows and lines whole.
+    [cells] = find_all(odds_push, "template", hx_swap_oob="innerHTML:#odds-rows")
+    assert cells.attrs["data-edges"].split()[1::2] == ["1", "1"] and not find_all(odds_push, "tr")
+    assert len(odds_push.encode()) <= 1.75 * 1024
+    assert len(delta.encode()) <= 4.5 * 1024 and len(one.encode()) <= 6 * 1024
     shoe, version = state(table)
     whole = fragments.table_push_html(table, shoe, version, since=None)
     assert find_all(whole, "section", id="history") and len(whole.encode()) <= 32 * 1024  # a resync: 69 KiB before

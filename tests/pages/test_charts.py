@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 from pathlib import Path
@@ -69,7 +70,8 @@ def test_the_odds_chart_draws_each_bets_return_in_percent_from_the_full_shoe_on(
     figure = charts.odds_figure(points, [("banker", "Banker"), ("tie", "Tie")])
     go.Figure(figure)
     banker, tie = figure["data"]
-    assert banker["x"] == [0, 1] and banker["y"] == [-1.058, -1.04] and tie["name"] == "Tie"
+    # To the hundredth of a point the hover writes (%{y:.2f}): finer would be sent, never shown.
+    assert banker["x"] == [0, 1] and banker["y"] == [-1.06, -1.04] and tie["name"] == "Tie"
 
 
 def test_banker_and_player_returns_have_an_axis_of_their_own_and_differ_in_dash_as_well_as_colour() -> None:
@@ -125,8 +127,8 @@ def test_each_panel_of_the_odds_chart_names_what_it_draws_on_an_axis_of_its_own_
     layout = charts.odds_figure(points, bets)["layout"]
     upper, lower = layout["yaxis"], layout["yaxis2"]
     assert upper["title"]["text"] == "Banker · Player" and lower["title"]["text"] == "Tie · Player Pair"
-    assert upper["range"][1] - upper["range"][0] >= 1.0, "tenths of a point do not fill the panel"
-    assert lower["range"][1] - lower["range"][0] >= 10.0
+    assert round(upper["range"][1] - upper["range"][0], 3) >= 1.0, "tenths of a point do not fill the panel"
+    assert round(lower["range"][1] - lower["range"][0], 3) >= 10.0
     assert upper["range"][0] <= -1.244 and upper["range"][1] >= -1.06  # every line inside its panel
     assert lower["range"][0] <= -14.36 and lower["range"][1] >= -10.36
 
@@ -156,7 +158,8 @@ def test_every_chart_draws_only_traces_the_basic_bundle_has() -> None:
         charts.observed_expected_figure(["1", "2+"], [3, 1], [2.5, 1.5], x_title="Streak length"),
         charts.flat_bets_figure([1, 2], {"banker": [0.95, 1.9]}),
     ]
-    assert {trace["type"] for figure in figures for trace in figure["data"]} <= BASIC_TRACES
+    # A trace that names no type is plotly's default, a scatter (the odds chart's lines).
+    assert {trace.get("type", "scatter") for figure in figures for trace in figure["data"]} <= BASIC_TRACES
 
 
 def test_the_charts_words_come_from_gettext_in_the_language_they_are_built_in() -> None:
@@ -171,7 +174,8 @@ def test_the_charts_words_come_from_gettext_in_the_language_they_are_built_in() 
     assert [trace["name"] for trace in shares["data"]] == ["Banker", "Player", "Tie", "Theoretical"]
     assert shares["data"][-1]["x"] == ["Banker", "Player", "Tie"]
     assert running["data"][0]["name"] == "Banker − Player" and running["layout"]["xaxis"]["title"]["text"] == "Round"
-    assert odds["data"][0]["hovertemplate"] == "after round %{x}: %{y:.2f}%<extra>Banker</extra>"
+    [lines] = odds["layout"]["template"]["data"]["scatter"]  # every line's, each naming itself
+    assert lines["hovertemplate"] == "after round %{x}: %{y:.2f}%<extra>%{fullData.name}</extra>"
     assert odds["layout"]["xaxis"]["title"]["text"] == "Round"
     assert [flat["layout"][axis]["title"]["text"] for axis in ("xaxis", "yaxis")] == ["Rounds", "Units"]
     assert [trace["name"] for trace in seen["data"]] == ["Observed", "Expected"]
@@ -192,6 +196,9 @@ def applied(page_json: str, change: dict) -> dict:
 
     traces = []
     for trace in change["data"]:
+        if "dy" in trace:  # a whole line's values as steps in hundredths, added up again
+            y = [total / 100 for total in itertools.accumulate(trace["dy"])]
+            trace = {("y" if key == "dy" else key): (y if key == "dy" else value) for key, value in trace.items()}
         if "=" not in trace:
             traces.append(trace)
             continue
@@ -212,6 +219,31 @@ def page_figure(figure: dict, element: str) -> str:
     return re.sub(r"^<script[^>]*>|</script>$", "", str(chart_json(figure, element)))
 
 
+LOOK_OF_PERFECT_PAIR = {"line": {"color": charts.GOLD, "dash": "dash"}, "yaxis": "y2"}
+
+
+def test_a_line_of_the_odds_chart_carries_only_what_sets_it_apart_and_the_layout_what_all_share() -> None:
+    points = [(n, {"banker": -0.0106, "tie": -0.1436, "perfect_pair": -0.13029 + n / 100}) for n in range(3)]
+    figure = charts.odds_figure(points, [("banker", "Banker"), ("tie", "Tie"), ("perfect_pair", "Perfect Pair")])
+    *_, perfect_pair = figure["data"]
+    hundredths = [-13.03, -12.03, -11.03]  # the hover's %{y:.2f}: finer is sent, never shown
+    assert perfect_pair == {"name": "Perfect Pair", "x": [0, 1, 2], "y": hundredths, **LOOK_OF_PERFECT_PAIR}
+    drawn = go.Figure(figure)  # as plotly reads it: each line a scatter, drawn as the template says
+    assert {line.type for line in drawn.data} == {"scatter"}
+    [shared] = drawn.layout.template.data.scatter
+    assert (shared.mode, shared.line.width) == ("lines", 2.5)
+    assert shared.hovertemplate.endswith("<extra>%{fullData.name}</extra>")  # each line's own name
+    # The axes' ends to a thousandth of a point: never 57.925000000000004 in a push.
+    ends = [end for axis in ("yaxis", "yaxis2") for end in figure["layout"][axis]["range"]]
+    assert all(round(end, 3) == end for end in ends), ends
+
+
+def test_the_shares_chart_sends_its_axis_to_the_tenth_its_labels_show() -> None:
+    stats = shoe_stats(PlayedRound(winner=w) for w in [B] * 19 + [P] * 15 + [T] * 7)  # Banker 46.34 %
+    top = charts.shares_figure(stats)["layout"]["yaxis"]["range"][1]  # with a quarter more room above
+    assert top == 57.9, "not 57.925000000000004"
+
+
 def test_a_push_changes_a_chart_by_its_new_points_and_changed_values_into_the_figure_whole() -> None:
     before_points = [(n, {"banker": -0.0106 + n / 1e4, "tie": -0.14 - n / 1e3}) for n in range(40)]
     after_points = [*before_points, (40, {"banker": -0.02, "tie": 0.05, "perfect_pair": 0.3})]
@@ -223,7 +255,8 @@ def test_a_push_changes_a_chart_by_its_new_points_and_changed_values_into_the_fi
     change = figure_change(before, after)
     assert change is not None
     assert change["data"][0] == {"=": 0, "+y": [-2.0]}  # one point more on a line the page has
-    assert change["data"][2]["name"] == "Perfect Pair"  # a line it had not: whole
+    # A line it had not: whole, its values as steps in hundredths, and nothing every line shares.
+    assert change["data"][2] == {"name": "Perfect Pair", "dy": [-1300] + [0] * 39 + [4300], **LOOK_OF_PERFECT_PAIR}
     assert json.loads(page_figure(after, "chart-odds")) == applied(page_figure(before, "chart-odds"), change)
     for build in (charts.shares_figure, charts.running_figure):
         old, new = build(STATS), build(shoe_stats(PlayedRound(winner=w) for w in (B, B, P, T, B, P)))

@@ -9,7 +9,7 @@ from unittest import mock
 import pytest
 from django.test import Client
 
-from tables import services
+from tables import selectors, services
 from tables.background import runner as background
 from tables.background.odds import ODDS_TASK, round_odds_compute
 from tables.background.runner import ThreadRunner
@@ -18,7 +18,8 @@ from tables.game.cards import Card
 from tables.game.odds import Composition, shoe_odds
 from tables.labels import pays_text
 from tables.models import Round
-from tests.html import find_all
+from tables.pages import fragments
+from tests.html import find, find_all
 from tests.rounds import SEED
 
 SECOND = {"player": ["7H", "KS"], "banker": ["2C", "3D", "7S"]}
@@ -26,6 +27,11 @@ SECOND = {"player": ["7H", "KS"], "banker": ["2C", "3D", "7S"]}
 
 def cards(*codes: str) -> list[Card]:
     return [Card.parse(c) for c in codes]
+
+
+def odds_rows(page: str) -> str:
+    """The odds panel's rows (not the edge's look beside them, #odds-edge)."""
+    return find(page, "tbody", id="odds-rows").html
 
 
 @pytest.mark.django_db(transaction=True)
@@ -150,7 +156,7 @@ def test_the_odds_panel_shows_each_bet_now_beside_the_full_shoe(client: Client, 
     page = client.get("/tables/baccarat-1/").content.decode()
     assert "after round 1" in page and "410 cards left" in page and "computing" not in page
     # The tie's edge turned positive: highlighted, with its full-shoe value beside it.
-    edges = find_all(page, "tr", class_="edge-positive")
+    edges = find_all(odds_rows(page), "tr", class_="edge-positive")
     assert len(edges) == 1
     tie = find_all(edges[0].html, "td")[0]
     assert tie.text == "Tie edge" and find_all(tie.html, "span", cls="tag")  # the bet, tagged
@@ -182,9 +188,38 @@ def test_a_side_bet_flagged_as_the_players_edge_is_drawn_on_the_odds_chart_too(c
     returns = {bet.value: -0.01 for bet in BetType} | {"lucky_six": 0.021}
     Round.objects.filter(pk=round_.pk).update(odds={"cards": 410, "returns": returns, "no_commission_banker": -0.01})
     page = client.get("/tables/baccarat-1/").content.decode()
-    [edge] = find_all(page, "tr", class_="edge-positive")
+    [edge] = find_all(odds_rows(page), "tr", class_="edge-positive")
     flagged = find_all(edge.html, "td")[0].text.removesuffix(" edge")
     [script] = find_all(page, "script", id="chart-odds")
     drawn = [line["name"] for line in json.loads(script.text)["data"]]
     assert flagged == "Lucky Six" and flagged in drawn, drawn
     assert {"Banker", "Player", "Tie", "Player Pair"} <= set(drawn), "the usual bets stay"
+
+
+def test_a_bet_that_becomes_or_stops_being_the_players_edge_is_pushed_as_a_flag_on_its_row(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    rounds = [services.round_record(table=table, **hand).round for hand in (SEED, SECOND, SEED, SECOND)]
+
+    def odds_push_with_tie(number: int, tie: float) -> str:
+        """The odds push to a page that shows the round before, once round ``number``'s are stored."""
+        since = selectors.table_version(selectors.shoe_find(table=table, which="current"))
+        returns = {bet.value: -0.01 for bet in BetType} | {"tie": tie}
+        Round.objects.filter(pk=rounds[number - 1].pk).update(odds={"cards": 400, "returns": returns})
+        return fragments.table_odds_push_html(table, since=since)[0]
+
+    odds_push_with_tie(1, -0.14)
+    for number, tie, flag in ((2, 0.0123, "1"), (3, -0.12, "0")):  # the player's edge, then no longer
+        push = odds_push_with_tie(number, tie)
+        [cells] = find_all(push, "template", hx_swap_oob="innerHTML:#odds-rows")
+        assert cells.attrs["data-edges"] == f"or3 {flag}"  # the Tie's row (the third)
+        assert "on3" in cells.attrs["data-cells"].split() and not find_all(push, "tr")  # its numbers; no row whole
+    quiet = odds_push_with_tie(4, -0.13)  # no bet's edge changed: no flags
+    assert "data-edges" not in find(quiet, "template", hx_swap_oob="innerHTML:#odds-rows").attrs
+
+
+def test_the_look_a_flag_gives_a_row_is_the_panels_own_in_the_pages_language(client: Client, baccarat_1) -> None:
+    page = client.get("/tables/baccarat-1/", HTTP_ACCEPT_LANGUAGE="vi").content.decode()
+    [look] = find_all(page, "template", id="odds-edge")  # beside the rows, none of them
+    [row] = find_all(look.html, "tr", class_="edge-positive")
+    assert row.attrs["title"] != "The player has the edge on this bet now" and find_all(row.html, "span", cls="tag")
