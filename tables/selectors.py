@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from django.db.models import Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery
+from django.db.models import Case, Count, Max, OuterRef, Prefetch, Q, QuerySet, Subquery, When
 
 from .game.bets import BetType
 from .game.cards import hand_score
@@ -29,6 +29,17 @@ def shoe_find(*, table: Table, which: str) -> Shoe | None:
     if which == "current":
         return table_open_shoe(table=table) or table.shoes.order_by("-number").first()
     return table.shoes.filter(number=int(which)).first()
+
+
+def current_shoe_dealing(*, table: Table) -> tuple[Shoe | None, RoundInProgress | None]:
+    """:func:`shoe_find`'s current shoe and :func:`shoe_round_in_progress` of it, in one
+    query (every push reads both)."""
+    shoes = table.shoes.select_related("round_in_progress")
+    shoe = shoes.order_by(Case(When(state=Shoe.State.OPEN, then=0), default=1), "-number").first()
+    try:
+        return shoe, shoe.round_in_progress if shoe is not None else None
+    except RoundInProgress.DoesNotExist:
+        return shoe, None
 
 
 def shoe_rounds(*, shoe: Shoe) -> QuerySet[Round]:

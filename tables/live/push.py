@@ -112,15 +112,16 @@ def publish_table(
             watched = watched_groups(table.slug, ledger)
         if not any(watched.values()):
             return  # no page shows this table: nothing to render
-        shoe = selectors.shoe_find(table=table, which="current")
+        # Read once for every page and language: the shoe, the round it deals card by card,
+        # its rounds (and from them the version, the table's pages and the lobby's).
+        shoe, progress = selectors.current_shoe_dealing(table=table)
         open_shoe = shoe if shoe is not None and shoe.state == Shoe.State.OPEN else None  # the lobby's
-        rounds = fragments.pushed_rounds(shoe)  # read once: the version, the table's pages and the lobby's
+        rounds = fragments.pushed_rounds(shoe)
         version = selectors.table_version_of(shoe, rounds)
         if coalesce:
             claim = ledger.claim(table_id, version)
             if claim is None:
                 return
-        progress = selectors.shoe_round_in_progress(shoe)  # read once for every page and language
         for language in languages():
             group, lobby = table_group(table.slug, language), lobby_group(language)
             if watched[group] or watched[lobby]:

@@ -6,6 +6,8 @@ gets the round as far as it has gone."""
 from __future__ import annotations
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 
 from tables import selectors, services
 from tables.live import lobby_group, table_group
@@ -110,3 +112,20 @@ def test_a_page_that_reconnects_mid_round_gets_the_round_as_far_as_it_has_gone(b
     assert table_missed(table.slug, selectors.table_version(shoe)) == ""  # current: nothing to send
     lobby_before = PageVersion(shoe.number, 0, 0, cards=0)
     assert "3♥" in lobby_missed({table.slug: lobby_before})
+
+
+def test_a_push_reads_the_current_shoe_and_the_round_it_deals_in_one_query(baccarat_1) -> None:
+    table, _ = baccarat_1
+    assert selectors.current_shoe_dealing(table=table) == (None, None)  # no shoe yet
+    first = services.shoe_start(table=table).shoe
+    deal(table, "9H", "2S")
+    with CaptureQueriesContext(connection) as read:
+        shoe, dealing = selectors.current_shoe_dealing(table=table)
+    assert len(read.captured_queries) == 1
+    assert shoe == first and dealing is not None and dealing.cards == "9H2S"
+    services.round_cancel(table=table, reason="misdeal")
+    assert selectors.current_shoe_dealing(table=table) == (first, None)  # none dealt now
+    services.shoe_end(table=table)
+    assert selectors.current_shoe_dealing(table=table) == (first, None)  # the latest shoe, ended
+    second = services.shoe_start(table=table).shoe
+    assert selectors.current_shoe_dealing(table=table) == (second, None)
