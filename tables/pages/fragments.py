@@ -292,7 +292,9 @@ class LastDrawn:
             self._kept.clear()
 
 
-last_drawn = LastDrawn(size=256)  # a venue's tables, in the languages their pages show
+# A venue's tables in the languages their pages show: about 100 KiB each at the end of a
+# shoe (its rounds, roads, boards and charts), under 10 MiB a process.
+last_drawn = LastDrawn(size=96)
 
 
 def _delta_context(
@@ -516,7 +518,7 @@ def table_look(table: Table) -> str:
 # shoe -> its rounds, their roads and runs, last seen here (taken out while in use: the
 # roads are extended in place)
 _held: dict[int, tuple[list[RoadRound], alerts.HeldRoads]] = {}
-HELD_SHOES = 256
+HELD_SHOES = 128  # a lobby's tables: a shoe's rounds, roads and runs, under 80 KiB at its end
 _held_lock = threading.Lock()  # the pushes' thread and the requests' share it
 
 
