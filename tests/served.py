@@ -1,10 +1,11 @@
 """A real server of this project, on the test run's backend, with a database of its own:
 for the fuzzing and the kill -9 tests.
 
-- embedded (the default run): SQLite in a temp dir, the in-memory channel layer, and the
-  embedded default's server, uvicorn with the ASGI lifespan (odds jobs on its own
-  thread, the lost-odds sweep at its start);
-- scaled (``--backend=scaled``): a fresh database on the run's PostgreSQL, its Redis
+- embedded (the default run): SQLite in a temp dir (a copy of one migrated once for the
+  run), the in-memory channel layer, and the embedded default's server, uvicorn with the
+  ASGI lifespan (odds jobs on its own thread, the lost-odds sweep at its start);
+- scaled (``--backend=scaled``): a fresh database on the run's PostgreSQL (a copy of one
+  migrated once for the run), its Redis
   (database 1, so the broker's queue is this server's alone), gunicorn for HTTP as the
   Procfile has it, and on demand a Celery worker and beat.
 
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -25,6 +27,7 @@ from pathlib import Path
 import psycopg
 
 from . import servers
+from .managing import Manager, migrated_database
 
 ROOT = Path(__file__).resolve().parents[1]
 CELERY = (sys.executable, "-m", "celery", "-A", "config")
@@ -36,6 +39,9 @@ def scaled() -> bool:
     return bool(os.environ.get("DATABASE_URL"))
 
 
+AUDIT = "import json; from tests.audit import audit; print(json.dumps(audit()))"
+
+
 @dataclass
 class Served:
     root: Path
@@ -43,6 +49,7 @@ class Served:
     processes: dict[str, subprocess.Popen[bytes]] = field(default_factory=dict)
     port: int = field(default_factory=servers.free_port)
     database: str | None = None
+    manager: Manager | None = field(default=None, repr=False)
 
     @classmethod
     def create(cls, root: Path, **settings: str) -> Served:
@@ -51,11 +58,13 @@ class Served:
             env.pop(name, None)
         served = cls(root, env)
         if scaled():
-            served.database = f"served_{uuid.uuid4().hex[:10]}"
-            served.env["DATABASE_URL"] = _postgres(f"CREATE DATABASE {served.database}") + served.database
             served.env["REDIS_URL"] = os.environ["REDIS_URL"].rsplit("/", 1)[0] + "/1"
+            served.database = f"served_{uuid.uuid4().hex[:10]}"
+            copy = f"CREATE DATABASE {served.database} TEMPLATE {_migrated_postgres(served.env)}"
+            served.env["DATABASE_URL"] = _postgres(copy) + served.database
             served.redis("flushdb")
-        served.manage("migrate", "-v0")
+        else:
+            shutil.copyfile(migrated_database(env), root / "db.sqlite3")
         return served
 
     @property
@@ -63,11 +72,14 @@ class Served:
         return f"http://127.0.0.1:{self.port}"
 
     def manage(self, *args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True, check=False
-        )
-        assert done.returncode == 0, done.stderr
-        return done.stdout.strip()
+        """``manage.py *args`` on the server's database, run by one Django process kept for
+        it (tests/managing.py): starting Django for each command cost 1-3 s."""
+        if self.manager is None:
+            self.manager = Manager(self.env, self.root / "manage.log")
+        try:
+            return self.manager.run(*args)
+        except subprocess.CalledProcessError as failed:
+            raise AssertionError(failed.stderr) from None
 
     def table(self, slug: str) -> str:
         """A new table; its ingest token."""
@@ -105,12 +117,9 @@ class Served:
         subprocess.run(["redis-cli", "-p", port, "-n", "1", *command], check=True, capture_output=True)
 
     def audit(self) -> dict:
-        """What the database holds, checked against the rules (tests/audit.py)."""
-        done = subprocess.run(
-            [sys.executable, "-m", "tests.audit"], cwd=ROOT, env=self.env, capture_output=True, text=True, check=False
-        )
-        assert done.returncode == 0, done.stderr
-        return json.loads(done.stdout)
+        """What the database holds, checked against the rules (tests/audit.py), read by
+        the kept manage.py process (the kill -9 test polls it)."""
+        return json.loads(self.manage("shell", "--no-imports", "-c", AUDIT))
 
     def stop(self) -> None:
         for name in list(self.processes):
@@ -121,8 +130,35 @@ class Served:
             except subprocess.TimeoutExpired:
                 os.killpg(process.pid, signal.SIGKILL)
                 process.wait()
+        if self.manager is not None:
+            self.manager.close()
+            self.manager = None
         if self.database:
             _postgres(f"DROP DATABASE IF EXISTS {self.database} WITH (FORCE)")
+
+
+_template: str | None = None  # the run's migrated PostgreSQL database
+
+
+def _migrated_postgres(env: dict[str, str]) -> str:
+    """A database migrated once for the run, which every served database is created from
+    (as a copy: CREATE DATABASE's TEMPLATE): the same as migrating each, which cost a
+    server 3-5 s. The run's cluster is thrown away with it."""
+    global _template
+    if _template is None:
+        name = f"served_migrated_{uuid.uuid4().hex[:10]}"
+        url = _postgres(f"CREATE DATABASE {name}") + name
+        done = subprocess.run(
+            [sys.executable, "manage.py", "migrate", "-v0"],
+            cwd=ROOT,
+            env={**env, "DATABASE_URL": url},
+            capture_output=True,
+            text=True,
+            check=False,
+        )
+        assert done.returncode == 0, done.stderr
+        _template = name
+    return _template
 
 
 def _postgres(sql: str) -> str:

@@ -3,7 +3,6 @@ of the sizes the product is used on, screenshots kept for people to look at."""
 
 from __future__ import annotations
 
-import atexit
 import json
 import os
 import shutil
@@ -11,7 +10,6 @@ import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import urllib.request
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -20,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 from tests import servers
+from tests.managing import Manager, migrated_database
 
 ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
@@ -44,7 +43,7 @@ class LiveServer:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen[bytes] | None = None
     tokens: dict[str, str] = field(default_factory=dict)
-    manager: subprocess.Popen[str] | None = field(default=None, repr=False)
+    manager: Manager | None = field(default=None, repr=False)
 
     @property
     def url(self) -> str:
@@ -57,41 +56,17 @@ class LiveServer:
         return env
 
     def manage(self, *args: str) -> str:
-        """``manage.py *args`` on the server's database: its output, or CalledProcessError.
-
-        Run by one Django process kept for the server (:data:`MANAGER`), as manage.py
-        runs it (the same command, its system checks first): starting Django for each
-        command cost 1-3 s, and a test makes dozens."""
-        if self.manager is None or self.manager.poll() is not None:
-            with (self.data_dir / "manage.log").open("a") as log:  # the child keeps its own copy
-                self.manager = subprocess.Popen(
-                    [sys.executable, "-c", MANAGER],
-                    cwd=ROOT,
-                    env=self.env(),
-                    stdin=subprocess.PIPE,
-                    stdout=subprocess.PIPE,
-                    stderr=log,
-                    text=True,
-                )
-        assert self.manager.stdin is not None and self.manager.stdout is not None
-        self.manager.stdin.write(json.dumps(args) + "\n")
-        self.manager.stdin.flush()
-        for line in self.manager.stdout:
-            if line.startswith(ANSWER):
-                done = json.loads(line[len(ANSWER) :])
-                if done["returncode"]:
-                    raise subprocess.CalledProcessError(
-                        done["returncode"], ["manage.py", *args], done["stdout"], done["stderr"]
-                    )
-                return str(done["stdout"]).strip()
-        raise RuntimeError(f"manage.py {' '.join(args)}: its process exited (see {self.data_dir / 'manage.log'})")
+        """``manage.py *args`` on the server's database: its output, or CalledProcessError
+        (run by one Django process kept for the server: tests/managing.py)."""
+        if self.manager is None:
+            self.manager = Manager(self.env(), self.data_dir / "manage.log")
+        return self.manager.run(*args)
 
     def close(self) -> None:
         """Stop the server and its manage.py process."""
         self.stop()
         if self.manager is not None:
-            self.manager.communicate(timeout=10)  # its input closed: it exits
-            self.manager = None
+            self.manager.close()
 
     def command(self) -> list[str]:
         return [sys.executable, "-m", "uvicorn", "config.asgi:application", "--port", str(self.port), *servers.WS]
@@ -127,65 +102,6 @@ class LiveServer:
         )
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read())
-
-
-ANSWER = "\0manage.py answers: "  # what starts the manage.py process's answer (a command may print too)
-
-# The manage.py process: reads one command a line (its arguments as a JSON list) and runs
-# it as manage.py would (the command's class through call_command, its system checks
-# first; a CommandError or any exception a failure), then answers with what it wrote and
-# whether it failed. No database connection is kept between commands.
-MANAGER = f"""
-import io, json, os, sys, traceback
-from contextlib import redirect_stderr, redirect_stdout
-
-os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-import django
-
-django.setup()
-from django.core.management import call_command, get_commands, load_command_class
-from django.db import connections
-
-answers = sys.stdout
-for line in sys.stdin:
-    out, err, returncode = io.StringIO(), io.StringIO(), 0
-    try:
-        with redirect_stdout(out), redirect_stderr(err):
-            name, *args = json.loads(line)
-            command = load_command_class(get_commands()[name], name)
-            checks = {{"skip_checks": False}} if command.requires_system_checks else {{}}
-            call_command(command, *args, stdout=out, stderr=err, **checks)
-    except SystemExit as exit:
-        returncode = 0 if exit.code is None else exit.code if isinstance(exit.code, int) else 1
-    except Exception:
-        traceback.print_exc(file=err)
-        returncode = 1
-    finally:
-        connections.close_all()
-    done = {{"returncode": returncode, "stdout": out.getvalue(), "stderr": err.getvalue()}}
-    answers.write({ANSWER!r} + json.dumps(done) + "\\n")
-    answers.flush()
-"""
-
-_migrated: Path | None = None  # the directory of the run's migrated database
-
-
-def migrated_database(env: dict[str, str]) -> Path:
-    """A SQLite database migrated once for the run (in a temp dir removed at exit), which
-    every server's database starts as: the same as migrating each."""
-    global _migrated
-    if _migrated is None:
-        directory = Path(tempfile.mkdtemp(prefix="migrated-"))
-        atexit.register(shutil.rmtree, directory, True)
-        subprocess.run(
-            [sys.executable, "manage.py", "migrate", "-v0"],
-            cwd=ROOT,
-            env={**env, "DATA_DIR": str(directory)},
-            capture_output=True,
-            check=True,
-        )
-        _migrated = directory
-    return _migrated / "db.sqlite3"
 
 
 def serving(live: LiveServer) -> Iterator[LiveServer]:
