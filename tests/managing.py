@@ -1,7 +1,8 @@
 """``manage.py`` commands for a test's server, run by one Django process kept for it
 (:class:`Manager`): starting Django for each command cost 1-3 s, and a test makes
-dozens. The browser tests' servers (tests/browser/browsing.py) and the real servers of
-tests/served.py use it."""
+dozens; and a SQLite database migrated once for the run (:func:`migrated_database`).
+The browser tests' servers (tests/browser/browsing.py), the real servers of
+tests/served.py and the stacks the deploy and scale-out tests start use them."""
 
 from __future__ import annotations
 

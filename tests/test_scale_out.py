@@ -8,7 +8,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -25,6 +24,7 @@ from tests.html import find_all
 from tests.rounds import SEED
 
 from . import servers
+from .managing import Manager
 from .served import ROOT, WORKER
 
 pytestmark = pytest.mark.backend_free  # starts the servers it needs itself, whatever the run's backend
@@ -56,12 +56,13 @@ class Stack:
     env: dict[str, str]
     logs: Path
     processes: list[subprocess.Popen[bytes]] = field(default_factory=list)
+    manager: Manager | None = None
 
     def manage(self, *args: str) -> str:
-        done = subprocess.run(
-            [sys.executable, "manage.py", *args], cwd=ROOT, env=self.env, capture_output=True, text=True, check=True
-        )
-        return done.stdout.strip()
+        """``manage.py *args``, run by one Django process kept for the stack (tests/managing.py)."""
+        if self.manager is None:
+            self.manager = Manager(self.env, self.logs / "manage.log")
+        return self.manager.run(*args)
 
     def spawn(self, name: str, *command: str) -> None:
         with (self.logs / f"{name}.log").open("w") as log:  # the child keeps its own copy
@@ -74,6 +75,8 @@ class Stack:
         return url
 
     def stop(self) -> None:
+        if self.manager is not None:
+            self.manager.close()
         for process in self.processes:
             process.terminate()
         for process in self.processes:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import json
 import os
+import shutil
 import subprocess
 import sys
 import urllib.error
@@ -24,6 +25,7 @@ from tables.models import Round
 from tests.html import find_all
 
 from . import servers
+from .managing import migrated_database
 
 pytestmark = pytest.mark.backend_free  # starts the servers it needs itself, whatever the run's backend
 
@@ -160,7 +162,8 @@ def environment(data_dir: Path, **extra: str) -> dict[str, str]:
 @pytest.fixture
 def web(tmp_path: Path) -> Iterator[Gunicorn]:
     server = Gunicorn(environment(tmp_path), tmp_path)
-    server.manage("migrate", "-v0")
+    # A copy of the run's migrated SQLite database (tests/managing.py): the same as migrating, 2-3 s sooner.
+    shutil.copyfile(migrated_database(server.env), tmp_path / "db.sqlite3")
     yield server
     server.stop()
 

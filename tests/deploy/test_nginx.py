@@ -11,7 +11,6 @@ import re
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -26,6 +25,7 @@ from websockets.sync.client import connect
 
 from tests import servers
 from tests.browser.browsing import CHROMIUM, CHROMIUM_ARGS
+from tests.managing import Manager
 from tests.rounds import SEED
 
 pytestmark = pytest.mark.backend_free  # starts every server it needs itself
@@ -73,15 +73,12 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
            "LOG_FORMAT": "json", "STATIC_MANIFEST": "true"}  # fmt: skip
     env.pop("TASKS_INLINE", None)
     processes: list[subprocess.Popen[bytes]] = []
+    manage = Manager(env, root / "manage.log")  # the three commands in one Django process: 2-4 s sooner
     try:
-        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-        subprocess.run(
-            [sys.executable, "manage.py", "collectstatic", "--noinput", "-v0"], cwd=ROOT, env=env, check=True
-        )
-        made = subprocess.run(
-            [sys.executable, "manage.py", "table_create", "--slug", "t1", "--name", "Table 1"],
-            cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-        )  # fmt: skip
+        manage.run("migrate", "-v0")
+        manage.run("collectstatic", "--noinput", "-v0")
+        made = manage.run("table_create", "--slug", "t1", "--name", "Table 1")
+        manage.close()
         with (root / "servers.log").open("w") as log:
             for command in (servers.gunicorn(web), [*servers.uvicorn(ws), "--proxy-headers"]):
                 processes.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
@@ -102,12 +99,13 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
         while status(url, "/api/openapi.json")[0] != 200:
             assert time.monotonic() < deadline, (root / "servers.log").read_text()[-2000:]
             time.sleep(0.2)  # three processes starting: nothing to wait on but their ports
-        yield {"url": url, "token": made.stdout.splitlines()[-1].strip(), "ws": f"ws://127.0.0.1:{listen}"}
+        yield {"url": url, "token": made.splitlines()[-1].strip(), "ws": f"ws://127.0.0.1:{listen}"}
     finally:
         for process in processes:
             process.terminate()
         for process in processes:
             process.wait(timeout=10)
+        manage.close()
         redis.destroy()
         postgres.destroy()
 

@@ -11,7 +11,6 @@ import os
 import re
 import signal
 import subprocess
-import sys
 import threading
 import time
 import urllib.error
@@ -25,6 +24,7 @@ from websockets.sync.client import connect
 
 from tables.game.shoe import DealingShoe
 from tests import servers
+from tests.managing import Manager
 from tests.served import ROOT, WORKER
 
 pytestmark = pytest.mark.backend_free  # starts every server it needs itself
@@ -35,6 +35,9 @@ ROUND = re.compile(r'id="game-info"[^>]*data-version="\d+:(\d+):')
 class Processes:
     def __init__(self, root: Path, env: dict[str, str]) -> None:
         self.root, self.env, self.running = root, env, {}
+        # manage.py's commands, run by one kept Django process (tests/managing.py): the test
+        # polls the database, and starting Django for each read cost 1-3 s.
+        self.manager = Manager(env, root / "manage.log")
 
     def start(self, name: str, command: list[str], url: str | None = None) -> None:
         log = self.root / f"{name}.log"
@@ -129,11 +132,8 @@ def stack(tmp_path: Path) -> Iterator[tuple[Processes, dict[str, str]]]:
     env.pop("TASKS_INLINE", None)
     processes = Processes(tmp_path, env)
     try:
-        subprocess.run([sys.executable, "manage.py", "migrate", "-v0"], cwd=ROOT, env=env, check=True)
-        made = subprocess.run(
-            [sys.executable, "manage.py", "table_create", "--slug", "t1", "--name", "Table 1"],
-            cwd=ROOT, env=env, check=True, capture_output=True, text=True,
-        )  # fmt: skip
+        processes.manager.run("migrate", "-v0")
+        made = processes.manager.run("table_create", "--slug", "t1", "--name", "Table 1")
         ports = {"web": servers.free_port(), "ws-a": servers.free_port(), "ws-b": servers.free_port()}
         processes.start("web", servers.gunicorn(ports["web"], workers=2), f"http://127.0.0.1:{ports['web']}")
         for name in ("ws-a", "ws-b"):
@@ -141,7 +141,7 @@ def stack(tmp_path: Path) -> Iterator[tuple[Processes, dict[str, str]]]:
         processes.start("worker", WORKER)
         yield (
             processes,
-            {"token": made.stdout.splitlines()[-1].strip()}
+            {"token": made.splitlines()[-1].strip()}
             | {name: f"http://127.0.0.1:{port}" for name, port in ports.items()},
         )
     finally:
@@ -149,6 +149,7 @@ def stack(tmp_path: Path) -> Iterator[tuple[Processes, dict[str, str]]]:
             process.terminate()
         for process in processes.running.values():
             process.wait(timeout=60)
+        processes.manager.close()
         redis.destroy()
         postgres.destroy()
 
@@ -160,10 +161,8 @@ NUMBERS = (
 WITHOUT_ODDS = "from tables.models import Round; print(Round.objects.filter(odds__isnull=True).count())"
 
 
-def stored(env: dict[str, str], script: str) -> str:
-    done = subprocess.run([sys.executable, "manage.py", "shell", "-c", script], cwd=ROOT, env=env,
-                          capture_output=True, text=True, check=True)  # fmt: skip
-    return done.stdout.strip().splitlines()[-1]
+def stored(processes: Processes, script: str) -> str:
+    return processes.manager.run("shell", "-c", script).splitlines()[-1]
 
 
 def test_a_rolling_restart_loses_no_round_no_page_and_no_odds(stack) -> None:
@@ -198,9 +197,9 @@ def test_a_rolling_restart_loses_no_round_no_page_and_no_odds(stack) -> None:
         time.sleep(0.1)  # other threads' sockets: nothing of ours to wait on
     for page in pages:
         page.stop.set()
-    numbers = json.loads(stored(processes.env, NUMBERS))
+    numbers = json.loads(stored(processes, NUMBERS))
     deadline = time.monotonic() + 60
-    while (waiting := int(stored(processes.env, WITHOUT_ODDS))) and time.monotonic() < deadline:
+    while (waiting := int(stored(processes, WITHOUT_ODDS))) and time.monotonic() < deadline:
         time.sleep(1)  # the new worker computes what the old one left
     figures = {
         "rounds posted": sum(dealer.answers.values()), "acknowledged": len(dealer.acknowledged), "stored": len(numbers),
