@@ -49,7 +49,7 @@
         now.append.apply(now, Array.from(svg.childNodes));
       });
       roads.dataset.asksAt = state;
-    });
+    }).catch(function () {});  // offline for a moment: the marks come with the next ask
   }
   document.addEventListener("htmx:wsAfterMessage", function () {
     if (/\basking-[BP]\b/.test(document.body.className)) fetchAsks();
