@@ -47,7 +47,8 @@ def shares_figure(stats: ShoeStats) -> dict[str, Any]:
     sides = (Winner.BANKER, Winner.PLAYER, Winner.TIE)
     colours = {Winner.BANKER: BANKER, Winner.PLAYER: PLAYER, Winner.TIE: TIE}
     counts = (stats.banker, stats.player, stats.tie)
-    shoe = {w: round(100 * stats.share(n), 2) for w, n in zip(sides, counts, strict=True)}
+    # To the tenth the bars' labels show: finer is never seen, only sent with every round.
+    shoe = {w: round(100 * stats.share(n), 1) for w, n in zip(sides, counts, strict=True)}
     names = {w: winner_name(w) for w in sides}
     this_shoe = [
         {
@@ -57,7 +58,9 @@ def shares_figure(stats: ShoeStats) -> dict[str, Any]:
             "x": [names[w]],
             "y": [shoe[w]],
             "marker": {"color": colours[w]},
-            "text": [f"{shoe[w]:.1f}%"],
+            # The label written by plotly from the bar's height, with the page's decimal
+            # mark (static/js/charts.js sets the layout's separators): no label a push.
+            "texttemplate": "%{y:.1f}%",
             # Above the bar and level: inside a narrow bar (a phone's) plotly turns it on its side.
             "textposition": "outside",
             "textangle": 0,

@@ -118,6 +118,9 @@ def test_a_long_shoe_is_whole_in_every_road_with_its_newest_column_in_view_after
         page.locator("#roads").screenshot(path=str(SCREENS / f"roads-panel-{size}.png"))
         for chart in ("chart-shares", "chart-odds"):
             page.wait_for_selector(f"[data-chart={chart}] .main-svg")
+        # Plotly writes each bar's label from its height: the shares the stats show beside it.
+        labels = page.locator("[data-chart=chart-shares] .bartext").all_text_contents()
+        assert labels == [page.locator(f"#sp{place}").inner_text() for place in (1, 2, 3)], labels
         # The shoe-odds chart draws Banker and Player on an axis of their own, apart from the side bets'.
         axes = page.evaluate("() => document.querySelector('[data-chart=chart-odds]').data.map(t => [t.name, t.yaxis])")
         # (and any side bet that is the player's edge now, as the odds table flags it, on the side bets' axis)

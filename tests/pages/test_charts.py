@@ -139,6 +139,16 @@ def test_the_shares_chart_writes_its_percentages_level_above_the_bars() -> None:
         assert bar["textangle"] == 0 and bar["textposition"] == "outside"
 
 
+def test_a_round_changes_only_the_shares_bars_heights_to_the_tenth_their_labels_show() -> None:
+    banker, player = PlayedRound(winner=Winner.BANKER), PlayedRound(winner=Winner.PLAYER)
+    two, three = shoe_stats([banker, player]), shoe_stats([banker, player, banker])
+    before, after = charts.shares_figure(two), charts.shares_figure(three)
+    assert [bar["y"] for bar in after["data"][:3]] == [[66.7], [33.3], [0.0]]
+    assert all(bar["texttemplate"] == "%{y:.1f}%" for bar in after["data"][:3])  # plotly writes the label
+    change = figure_change(before, after)
+    assert change is not None and {key for trace in change["data"] for key in trace} <= {"=", "y"}
+
+
 # The pages load plotly.js's official "basic" bundle (scatter, bar, pie: a quarter of the
 # full bundle's weight), from our own static files.
 BASIC_BUNDLE = Path(__file__).resolve().parents[2] / "static" / "plotly" / "plotly-basic.min.js"
