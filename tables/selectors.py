@@ -24,18 +24,23 @@ def table_open_shoe(*, table: Table) -> Shoe | None:
     return table.shoes.filter(state=Shoe.State.OPEN).first()
 
 
+def _current_first(shoes: QuerySet[Shoe]) -> QuerySet[Shoe]:
+    """A table's shoes with its current one first: the open shoe, else the latest (a table
+    has one open shoe at most)."""
+    return shoes.order_by(Case(When(state=Shoe.State.OPEN, then=0), default=1), "-number")
+
+
 def shoe_find(*, table: Table, which: str) -> Shoe | None:
     """``which`` is ``"current"`` (the open shoe, else the latest) or a shoe number."""
     if which == "current":
-        return table_open_shoe(table=table) or table.shoes.order_by("-number").first()
+        return _current_first(table.shoes.all()).first()
     return table.shoes.filter(number=int(which)).first()
 
 
 def current_shoe_dealing(*, table: Table) -> tuple[Shoe | None, RoundInProgress | None]:
     """:func:`shoe_find`'s current shoe and :func:`shoe_round_in_progress` of it, in one
     query (every push reads both)."""
-    shoes = table.shoes.select_related("round_in_progress")
-    shoe = shoes.order_by(Case(When(state=Shoe.State.OPEN, then=0), default=1), "-number").first()
+    shoe = _current_first(table.shoes.select_related("round_in_progress")).first()
     try:
         return shoe, shoe.round_in_progress if shoe is not None else None
     except RoundInProgress.DoesNotExist:

@@ -159,11 +159,10 @@ def publish_dealing(table_id: int, sender: Sends, ledger: PushLedger) -> None:
         watched = watched_groups(table.slug, ledger)
         if not any(watched.values()):
             return
-        shoe = selectors.shoe_find(table=table, which="current")
+        shoe, progress = selectors.current_shoe_dealing(table=table)
         if shoe is None:
             return
         version = selectors.table_version(shoe)
-        progress = selectors.shoe_round_in_progress(shoe)
         card_version = PageVersion(version.shoe, version.round, version.voided, cards=version.cards)  # a lobby card's
         for language in languages():
             group, lobby = table_group(table.slug, language), lobby_group(language)

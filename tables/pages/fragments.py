@@ -15,7 +15,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from types import EllipsisType
-from typing import Any, NamedTuple
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from django.core.cache import cache
 from django.db.models import BooleanField, ExpressionWrapper, Q
@@ -35,6 +35,9 @@ from ..models import RoundInProgress, Shoe, Table
 from ..page_version import PageVersion
 from . import charts, odds_panel, svg
 from .road_data import ShoeRoads, roads_of
+
+K = TypeVar("K")  # what a TakenOut keeps each drawing by
+V = TypeVar("V")  # and what it keeps
 
 HISTORY_ROWS = 20  # rounds in the live history; the whole shoe is one click away
 CARD_SECONDS = 24 * 3600  # a cached lobby card; its key changes whenever the card would
@@ -262,30 +265,26 @@ def _played_key(rounds: Sequence[selectors.ShoeRow]) -> list[tuple[Any, ...]]:
     ]
 
 
-class LastDrawn:
-    """The last :class:`Drawn` of each table and look (its fields, the language), kept by
-    this process: the next round's delta starts from it instead of drawing the roads, the
-    boards and the charts the page shows again from every round. Taken only for the same
-    rounds (a shoe's rounds are only added to; a void or another shoe draws anew), and
-    taken out while in use: a delta extends its roads."""
+class TakenOut(Generic[K, V]):
+    """What this process drew last of each key (a table's delta in a language, a shoe's
+    lobby card), so that the next draw goes on from it instead of drawing again from every
+    round; the ``size`` drawn longest ago make room. Taken out while in use (the next draw
+    extends its roads in place, so no two threads share one), and kept again once done."""
 
     def __init__(self, size: int) -> None:
         self.size = size
-        self._kept: dict[tuple[int, str], tuple[list[tuple[Any, ...]], Drawn]] = {}
+        self._kept: dict[K, V] = {}
         self._lock = threading.Lock()
 
-    def take(self, key: tuple[int, str], rounds: Sequence[selectors.ShoeRow]) -> Drawn | None:
-        """The last drawn of ``key`` if it was drawn from these ``rounds`` (oldest first)."""
+    def take(self, key: K) -> V | None:
         with self._lock:
-            kept = self._kept.pop(key, None)
-        return kept[1] if kept is not None and kept[0] == _played_key(rounds) else None
+            return self._kept.pop(key, None)
 
-    def keep(self, key: tuple[int, str], drawn: Drawn) -> None:
-        played = _played_key(drawn.road_data.rounds)
+    def keep(self, key: K, value: V) -> None:
         with self._lock:
-            self._kept[key] = (played, drawn)
+            self._kept[key] = value
             while len(self._kept) > self.size:
-                del self._kept[next(iter(self._kept))]  # the table drawn longest ago
+                del self._kept[next(iter(self._kept))]  # the one drawn longest ago
 
     def clear(self) -> None:
         with self._lock:
@@ -293,8 +292,16 @@ class LastDrawn:
 
 
 # A venue's tables in the languages their pages show: about 100 KiB each at the end of a
-# shoe (its rounds, roads, boards and charts), under 10 MiB a process.
-last_drawn = LastDrawn(size=96)
+# shoe (its rounds, roads, boards and charts), under 10 MiB a process. Each with what its
+# roads were drawn from (:func:`_played_key`): taken only for the same rounds (a shoe's
+# rounds are only added to; a void or another shoe draws anew).
+last_drawn: TakenOut[tuple[int, str], tuple[list[tuple[Any, ...]], Drawn]] = TakenOut(size=96)
+
+
+def _drawn_from(key: tuple[int, str], rounds: Sequence[selectors.ShoeRow]) -> Drawn | None:
+    """The last :class:`Drawn` of ``key`` if it was drawn from these ``rounds`` (oldest first)."""
+    kept = last_drawn.take(key)
+    return kept[1] if kept is not None and kept[0] == _played_key(rounds) else None
 
 
 def _delta_context(
@@ -314,7 +321,7 @@ def _delta_context(
     # The roads as the page shows them (as the push before drew them, when this process
     # did), then the same roads a few rounds on.
     shown = [r for r in reversed(rounds) if r.number <= base]
-    drawn = last_drawn.take((table.pk, table_look(table)), shown)
+    drawn = _drawn_from((table.pk, table_look(table)), shown)
     if drawn is None:
         road_data = roads_of(shown)
         drawn = Drawn(road_data, _boards(road_data), road_data.roads.good_roads(), stats_context(road_data)["charts"])
@@ -338,7 +345,8 @@ def _delta_context(
         )
     good_roads = road_data.roads.good_roads()
     stats = stats_context(road_data)
-    last_drawn.keep((table.pk, table_look(table)), Drawn(road_data, boards, good_roads, stats["charts"]))
+    drawn = Drawn(road_data, boards, good_roads, stats["charts"])
+    last_drawn.keep((table.pk, table_look(table)), (_played_key(road_data.rounds), drawn))
     return {
         "table": table,
         "shoe": shoe,
@@ -498,7 +506,8 @@ def _card_render(
 ) -> str:
     row = lobby_row(table, shoe, rounds, odds, dealing)
     html = render_to_string("tables/_table_card.html", {"row": row})
-    _keep_held(shoe, row["held"])  # once drawn: the next card of the shoe extends its roads
+    if shoe is not None:
+        held_drawn.keep(shoe.pk, row["held"])  # once drawn: the next card of the shoe extends its roads
     return html
 
 
@@ -515,20 +524,16 @@ def table_look(table: Table) -> str:
     return hashlib.blake2b(repr([*fields, get_language()]).encode(), digest_size=8).hexdigest()
 
 
-# shoe -> its rounds, their roads and runs, last seen here (taken out while in use: the
-# roads are extended in place)
-_held: dict[int, tuple[list[RoadRound], alerts.HeldRoads]] = {}
-HELD_SHOES = 128  # a lobby's tables: a shoe's rounds, roads and runs, under 80 KiB at its end
-_held_lock = threading.Lock()  # the pushes' thread and the requests' share it
+# A lobby's tables: each shoe's rounds, their roads and runs, under 80 KiB at its end.
+held_drawn: TakenOut[int, tuple[list[RoadRound], alerts.HeldRoads]] = TakenOut(size=128)
 
 
 def _held_roads(shoe: Shoe | None, rounds: list[RoadRound]) -> alerts.HeldRoads:
     """:func:`roads.alerts.held_roads`, carrying on from the roads and runs this process
-    found for the shoe's card before (:func:`_keep_held`) when its rounds since only added
-    to them (a card a round, twice on the embedded default: with the round, and with its
-    odds). Taken out while in use: another thread's card of the shoe draws its own."""
-    with _held_lock:
-        seen = _held.pop(shoe.pk, None) if shoe is not None else None
+    found for the shoe's card before (kept by :func:`_card_render`) when its rounds since
+    only added to them (a card a round, twice on the embedded default: with the round, and
+    with its odds)."""
+    seen = held_drawn.take(shoe.pk) if shoe is not None else None
     if seen is not None and rounds[: len(seen[0])] == seen[0]:
         return alerts.held_roads(rounds, known=(len(seen[0]), seen[1].runs), built=seen[1].roads)
     return alerts.held_roads(rounds)
@@ -537,17 +542,7 @@ def _held_roads(shoe: Shoe | None, rounds: list[RoadRound]) -> alerts.HeldRoads:
 def forget_drawn() -> None:
     """Forget what this process drew of every table (a test starts afresh)."""
     last_drawn.clear()
-    with _held_lock:
-        _held.clear()
-
-
-def _keep_held(shoe: Shoe | None, held: tuple[list[RoadRound], alerts.HeldRoads]) -> None:
-    if shoe is None:
-        return
-    with _held_lock:
-        if len(_held) >= HELD_SHOES and shoe.pk not in _held:
-            del _held[next(iter(_held))]  # the shoe seen longest ago
-        _held[shoe.pk] = held
+    held_drawn.clear()
 
 
 def lobby_row(
@@ -574,5 +569,5 @@ def lobby_row(
         "next_returns": odds_panel.next_returns(table, odds, rounds[-1][0] if rounds else 0),
         "version": selectors.lobby_version(shoe, rounds),
         "dealing": dealing_of(dealing),
-        "held": (road_rounds, held),  # for _keep_held, once the card is drawn
+        "held": (road_rounds, held),  # kept by _card_render once the card is drawn
     }

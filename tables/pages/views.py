@@ -144,7 +144,9 @@ def road_asks(request: HttpRequest, slug: str) -> HttpResponse:
     if not number.isdigit():
         raise Http404("asks need a shoe number")
     shoe = get_object_or_404(Shoe, table=table, number=int(number))
-    road_data = roads_of(list(selectors.shoe_rounds(shoe=shoe)))  # voided rounds are on no road
-    boards = svg.boards(road_data.roads, fragments.TABLE_ROADS)
+    rounds = fragments.pushed_rounds(shoe)  # newest first; one read for the roads and their version
+    boards = svg.boards(roads_of(rounds[::-1]).roads, fragments.TABLE_ROADS)
     asks = [(name, mark_safe(board.asks_html)) for name, board in boards.items()]  # our own builder's markup
-    return render(request, "tables/_road_asks.html", {"asks": asks, "version": selectors.table_version(shoe)})
+    return render(
+        request, "tables/_road_asks.html", {"asks": asks, "version": selectors.table_version_of(shoe, rounds)}
+    )

@@ -210,10 +210,11 @@ def figure_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, An
 
 
 def _steps(trace: dict[str, Any]) -> dict[str, Any]:
-    """A whole trace whose y are hundredths (the odds chart's returns) with them as ``dy``:
-    the first in hundredths, then each one's step from the one before, which static/js/live.js
-    adds up again. A line that joins the chart late in a shoe is 80 points: its steps are
-    a digit or two where its values are five or six."""
+    """A whole trace whose y are all hundredths (the odds chart's returns; a count or a
+    share too) with them as ``dy``: the first in hundredths, then each one's step from the
+    one before, which static/js/live.js adds up again. A line that joins the odds chart
+    late in a shoe is 80 points: its steps are a digit or two where its values are five
+    or six."""
     y = trace.get("y")
     if not isinstance(y, list) or not all(_is_hundredths(v) for v in y):
         return trace

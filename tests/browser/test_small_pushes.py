@@ -9,12 +9,13 @@ import random
 from typing import Any
 
 from tables.game.shoe import CutCardRule, DealingShoe
+from tables.pages import fragments
 from tests.road_marks import asks, marks
 
 from .browsing import LiveServer
 
 LIVE = "#connection.connection-live"
-ROADS = ("bead_plate", "big_road", "big_eye_road", "small_road", "cockroach_road")
+ROADS = tuple(fragments.TABLE_ROADS)  # the live roads of a table page
 DERIVED_KINDS = tuple(f"{mark}-{colour}" for mark in ("eye", "dot", "slash") for colour in ("red", "blue"))
 KINDS = ("bead-B", "bead-P", "bead-T", "ring-B", "ring-P", *DERIVED_KINDS)
 # Naturals with their suits turning, so that no card is dealt more often than 8 decks hold.

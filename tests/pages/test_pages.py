@@ -252,13 +252,18 @@ def test_a_road_mark_tells_its_round_on_demand_and_the_browser_may_keep_the_answ
     assert "Round 4</b>" in tip("big_eye_road", 0, 0)
 
 
+def player_then_banker(table: Table) -> None:
+    """A new shoe's first two rounds: a Player win (9-3), then a Banker natural (9-5)."""
+    services.shoe_start(table=table)
+    services.round_record(table=table, **SEED)
+    services.round_record(table=table, player=["2H", "3D"], banker=["9S", "KH"])
+
+
 def test_a_derived_mark_says_why_it_is_red_or_blue_and_names_the_big_road_cells_it_compared(
     client: Client, baccarat_1
 ) -> None:
     table, _ = baccarat_1
-    services.shoe_start(table=table)
-    services.round_record(table=table, **SEED)  # Player
-    services.round_record(table=table, player=["2H", "3D"], banker=["9S", "KH"])  # Banker
+    player_then_banker(table)
     services.round_record(table=table, player=["2S", "3C"], banker=["9D", "KD"])  # Banker again: Big Eye's first mark
 
     def why(road: str, col: int, row: int, lang: str = "en") -> Element:
@@ -295,9 +300,7 @@ def test_the_ask_marks_a_page_fetches_are_those_its_roads_draw_for_the_state_it_
     client: Client, baccarat_1
 ) -> None:
     table, _ = baccarat_1
-    services.shoe_start(table=table)
-    services.round_record(table=table, **SEED)  # Player
-    services.round_record(table=table, player=["2H", "3D"], banker=["9S", "KH"])  # Banker
+    player_then_banker(table)
     services.round_record(table=table, player=["9H", "KC"], banker=["2S", "5S"])  # Player
     answer = client.get("/tables/baccarat-1/asks/", {"shoe": 1, "v": "1:3:0"})
     assert answer.status_code == 200 and "max-age=3600" in answer["Cache-Control"]
