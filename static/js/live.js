@@ -79,7 +79,16 @@
     beforeOdds = odds && odds.dataset.version;
     admitted = null;
   });
-  document.addEventListener("htmx:wsAfterMessage", function () { before = beforeOdds = admitted = null; });
+  document.addEventListener("htmx:wsAfterMessage", function () {
+    before = beforeOdds = admitted = null;
+    // A round's push leaves the roads' ask marks out (tables/_table_delta.html): those
+    // drawn for a state the page has left go (static/js/table.js fetches the new ones
+    // when a player asks). Marks drawn with the roads or fetched since name their state.
+    var roads = document.getElementById("roads"), info = document.getElementById("game-info");
+    if (!roads || !info || !info.dataset.version) return;
+    if (compare(roads.dataset.asksAt || roads.dataset.version || "", info.dataset.version, 3) === 0) return;
+    roads.querySelectorAll("[id^='now-'] .ask-B, [id^='now-'] .ask-P").forEach(function (mark) { mark.remove(); });
+  });
 
   // Whether an element that names a state (data-version) fits the page: not older than
   // it, a delta (data-since) from what it shows, odds (data-odds) added to the odds it
@@ -110,8 +119,9 @@
   // What a pushed data-change brings a chart's figure (tables/templatetags/cards.py's
   // figure_change): its traces in order, each whole (its y may come as "dy": the first in
   // hundredths, then each one's step from the one before) or the one at "=" with its
-  // changed keys ("+key": values added at the end), and the layout's changed keys
-  // ({"~": keys}: the changed keys of an object).
+  // changed keys ("+key": values added at the end), or, when each trace gained one
+  // point, those points ("+y") and any other change ("set"); and the layout's changed
+  // keys ({"~": keys}: the changed keys of an object).
   function merge(into, keys) {
     Object.keys(keys).forEach(function (key) {
       var value = keys[key];
@@ -128,18 +138,25 @@
     });
     return line;
   }
+  function apply(was, trace) {
+    Object.keys(trace).forEach(function (key) {
+      if (key === "=") return;
+      if (key[0] === "+") was[key.slice(1)] = was[key.slice(1)].concat(trace[key]);
+      else was[key] = trace[key];
+    });
+    return was;
+  }
   function changed(json, change) {
     var figure = JSON.parse(json);
-    figure.data = change.data.map(function (trace) {
-      if (!("=" in trace)) return whole(trace);
-      var was = figure.data[trace["="]];
-      Object.keys(trace).forEach(function (key) {
-        if (key === "=") return;
-        if (key[0] === "+") was[key.slice(1)] = was[key.slice(1)].concat(trace[key]);
-        else was[key] = trace[key];
+    if (change["+y"]) {
+      // Every line kept its place and gained one point, in order; "set": their other changes.
+      figure.data.forEach(function (line, i) { line.y = line.y.concat([change["+y"][i]]); });
+      (change.set || []).forEach(function (trace) { apply(figure.data[trace["="]], trace); });
+    } else {
+      figure.data = change.data.map(function (trace) {
+        return "=" in trace ? apply(figure.data[trace["="]], trace) : whole(trace);
       });
-      return was;
-    });
+    }
     merge(figure.layout, change.layout);
     return JSON.stringify(figure);
   }

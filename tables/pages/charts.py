@@ -11,6 +11,7 @@ lazily: a figure is JSON, built while its page or push renders in the page's lan
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -134,24 +135,30 @@ EDGE_LOOKS = {"any_pair": (GOLD, "longdash")}
 MAIN_BETS = frozenset({"banker", "player"})
 
 
-def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str, str]]) -> dict[str, Any]:
+def odds_figure(
+    points: list[tuple[int, dict[str, float]]], bets: list[tuple[str, str]], shown: Mapping[str, bool] | None = None
+) -> dict[str, Any]:
     """Expected return of each bet (%) on the shoe left after each round; round 0 is
     the full shoe. ``bets`` are (key, label) pairs; Banker and Player on the upper axis,
-    the other bets on the lower one.
+    the other bets on the lower one. A bet in ``shown`` is drawn only while it says so
+    (plotly's ``visible``), its line kept whole and hidden otherwise.
 
     A line carries only what sets it apart (name, points, colour and dash, axis): what
-    every line shares (mode, width, hover text) is the layout's template's, sent once. A
-    side bet's line joins the chart whole in a push when it becomes the player's edge."""
+    every line shares (mode, width, hover text) is the layout's template's, sent once.
+    A side bet's line is on the chart all shoe long, hidden until it becomes the player's
+    edge: a round's push adds its point like any other line's, and showing it is a flag,
+    where sending its every point in the round it joined would make that push the
+    largest of the shoe."""
     # Two axes only when there are bets of both kinds to set apart.
     split = any(key in MAIN_BETS for key, _ in bets) and not all(key in MAIN_BETS for key, _ in bets)
     lines = [
         {
             "name": label,
             "x": [number for number, _ in points],
-            # To the hundredth the hover shows (%{y:.2f}, _odds_lines): finer is never seen, only sent.
-            "y": [round(100 * returns[key], 2) for _, returns in points],
+            "y": [_percent(returns.get(key)) for _, returns in points],
             "line": {"color": _odds_look(key)[0], "dash": _odds_look(key)[1]},
             "yaxis": "y2" if split and key not in MAIN_BETS else "y",
+            **({"visible": shown[key]} if shown is not None and key in shown else {}),
         }
         for key, label in bets
     ]
@@ -160,11 +167,12 @@ def odds_figure(points: list[tuple[int, dict[str, float]]], bets: list[tuple[str
     xaxis = {"title": {"text": _round_title()}, "gridcolor": GRID, "rangemode": "tozero", **_whole_ticks(last)}
     margin = {**BASE_LAYOUT["margin"], "l": 64}  # room for each panel's own title
     shared = {"margin": margin, "template": _odds_lines()}
-    main = [line for line in lines if line["yaxis"] == "y"]
+    drawn = [line for line in lines if line.get("visible", True)]  # the axes fit and name what is seen
+    main = [line for line in drawn if line["yaxis"] == "y"]
     if not split:
         upper = _panel(axis, main, _panel_title(main), MAIN_SPAN if bets[0][0] in MAIN_BETS else SIDE_SPAN)
         return {"data": lines, "layout": {"height": 280, **shared, "xaxis": xaxis, "yaxis": upper}}
-    side = [line for line in lines if line["yaxis"] == "y2"]
+    side = [line for line in drawn if line["yaxis"] == "y2"]
     layout = {
         "height": 300,
         **shared,
@@ -183,6 +191,12 @@ def _odds_lines() -> dict[str, Any]:
     # The line's name beside the hover text, as each line's own <extra> said it before.
     line = {"mode": "lines", "line": {"width": 2.5}, "hovertemplate": f"{hover}<extra>%{{fullData.name}}</extra>"}
     return {"data": {"scatter": [line]}}
+
+
+def _percent(share: float | None) -> float | None:
+    """A return in percent to the hundredth the hover shows (%{y:.2f}, :func:`_odds_lines`):
+    finer is never seen, only sent. None (a gap) where a round's odds lack the bet."""
+    return None if share is None else round(100 * share, 2)
 
 
 def _odds_look(key: str) -> tuple[str, str]:
@@ -204,7 +218,7 @@ def _panel_title(lines: list[dict[str, Any]]) -> str:
 def _panel(axis: dict[str, Any], lines: list[dict[str, Any]], title: str, span: float) -> dict[str, Any]:
     """A panel's axis: titled with what it draws, its range the lines' with a margin, and
     never narrower than ``span``."""
-    values = [y for line in lines for y in line["y"]] or [0.0]
+    values = [y for line in lines for y in line["y"] if y is not None] or [0.0]
     low, high = min(values), max(values)
     middle, half = (low + high) / 2, max(span, (high - low) * 1.2) / 2
     # To a thousandth of a point, a tenth of a pixel on the narrowest panel: every push sends it.

@@ -235,14 +235,14 @@ def table_push_html(
 
 @dataclass(frozen=True)
 class RoadChange:
-    """What a delta does to one road: add ``marks`` (and move the view with them),
-    replace the road in words and drop its ask marks (``asks``: they changed; the page
-    fetches them again when asked), or, with ``marks`` None, draw the whole road again."""
+    """What a delta does to one road: add ``marks`` (and move the view with them), or,
+    with ``marks`` None, draw the whole road again; ``alt``: its words changed. Its ask
+    marks go with the state the page leaves (static/js/live.js), and the page fetches
+    them again when asked."""
 
     board: svg.Board
     marks: str | None
     moved: bool
-    asks: bool
     alt: bool = False
 
 
@@ -339,7 +339,6 @@ def _delta_context(
                 board,
                 None if added is None else mark_safe(added),  # our own builder's markup
                 board.view != before[name].view,  # a table page's road grows a column at a time
-                board.asks != before[name].asks,
                 board.alt != before[name].alt,
             )
         )
@@ -358,6 +357,8 @@ def _delta_context(
         "history_shown": min(len(rounds), HISTORY_ROWS),
         "rounds_total": len(rounds),
         "road_changes": changes,
+        "boards": boards,
+        "road_words_changed": any(change.alt or change.marks is None for change in changes),
         "good_roads": good_roads,
         "good_roads_changed": good_roads != good_roads_before,
         **stats,

@@ -74,10 +74,11 @@ def odds_context(table: Table, shoe: Shoe | None, rounds: Sequence[ShoeRow]) -> 
         now = {bet.value: float(o.expected_return) for bet, o in opening.bets.items()}
         cards_left = opening.composition.size
     rows = [OddsRow(bet_label(bet), float(o.expected_return), now.get(bet.value)) for bet, o in full.bets.items()]
-    # The chart draws the usual bets and every bet the table flags as the player's edge
-    # now: a flag the chart does not show would send a player looking for a line.
-    edged = [bet for bet, row in zip(full.bets, rows, strict=True) if row.positive and bet not in CHART_BETS]
-    charted = [*CHART_BETS, *edged]
+    # The chart shows the usual bets and every bet the table flags as the player's edge
+    # now: a flag the chart does not show would send a player looking for a line. The
+    # other bets' lines are there, hidden (charts.odds_figure).
+    side = [(bet, row) for bet, row in zip(full.bets, rows, strict=True) if bet not in CHART_BETS]
+    charted = [*CHART_BETS, *(bet for bet, _ in side)]
     points = [(0, {bet.value: float(full.bets[bet].expected_return) for bet in charted})]
     points += [(number, stored["returns"]) for number, stored in reversed(computed) if stored["returns"]]
     return {
@@ -87,7 +88,9 @@ def odds_context(table: Table, shoe: Shoe | None, rounds: Sequence[ShoeRow]) -> 
         "burn_shown": shoe is not None and bool(shoe.burn_card),
         "pending": bool(rounds) and rounds[0].odds is None,
         "positive": [row.label for row in rows if row.positive],
-        "figure": charts.odds_figure(points, [(bet.value, bet_label(bet)) for bet in charted]),
+        "figure": charts.odds_figure(
+            points, [(bet.value, bet_label(bet)) for bet in charted], {bet.value: row.positive for bet, row in side}
+        ),
     }
 
 

@@ -188,8 +188,9 @@ def figure_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, An
     (a line the chart did not draw; its y as :func:`_steps` writes them when they are
     hundredths) or ``{"=": its place in before}`` with the keys that changed (``+key``:
     values added at the end of a list that grew); and ``layout``, the layout's keys that
-    changed (``{"~": ...}``: the keys that changed of an object). None when a key of the
-    layout went (the whole figure goes)."""
+    changed (``{"~": ...}``: the keys that changed of an object). When every line gained
+    one point, ``data`` is written shorter (:func:`_one_point_each`). None when a key of
+    the layout went (the whole figure goes)."""
     if before["layout"].keys() - after["layout"].keys():
         return None
     old = {t.get("name"): (i, _compact(t)) for i, t in enumerate(before["data"])}
@@ -206,7 +207,19 @@ def figure_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, An
             grew = isinstance(value, list) and isinstance(was[key], list) and value[: len(was[key])] == was[key]
             change |= {f"+{key}": value[len(was[key]) :]} if grew else {key: value}
         traces.append(change)
-    return {"data": traces, "layout": _changed(before["layout"], after["layout"])}
+    return _one_point_each(traces) | {"layout": _changed(before["layout"], after["layout"])}
+
+
+def _one_point_each(traces: list[dict[str, Any]]) -> dict[str, Any]:
+    """``{"data": traces}``, or, when every line kept its place and gained one point, the
+    points in order as ``{"+y": [...]}`` with any other change of a line as ``"set"``: a
+    round's push to the odds chart adds a point to each of its fourteen lines, and this
+    way each is a number, not a line's place and key around it."""
+    if not traces or any(t.get("=") != place or len(t.get("+y", ())) != 1 for place, t in enumerate(traces)):
+        return {"data": traces}
+    rest = [{key: value for key, value in t.items() if key != "+y"} for t in traces]
+    more = [t for t in rest if len(t) > 1]
+    return {"+y": [t["+y"][0] for t in traces], **({"set": more} if more else {})}
 
 
 def _steps(trace: dict[str, Any]) -> dict[str, Any]:

@@ -300,10 +300,10 @@ def shoe_rounds(seed: int, count: int) -> list[dict[str, list[str]]]:
 
 def odds_as_shown(page: Any) -> dict[str, Any]:
     """The odds panel's rows as the page's DOM has them, the chart's figure it keeps, and
-    what hovering the odds chart's last point of each line shows."""
+    what hovering the last point of each line the odds chart shows brings up."""
     return page.evaluate("""async () => {
         const chart = document.querySelector("[data-chart=chart-odds]"), hovers = [];
-        for (const [i, line] of chart.data.entries()) {
+        for (const line of chart.data.filter(line => line.visible !== false)) {  // the lines shown
             const last = line.y.length - 1;  // the round, as the odds chart's x count from 0
             Plotly.Fx.hover(chart, {xval: last, yval: line.y[last]}, line.yaxis === "y2" ? "xy2" : "xy");
             await new Promise(wait => setTimeout(wait, 50));  // plotly draws a hover once in 20 ms
@@ -340,7 +340,7 @@ def test_a_bet_that_becomes_or_stops_being_the_players_edge_comes_as_a_flag_and_
         shown = odds_as_shown(page)
         assert shown == odds_as_shown(whole), f"round {number}"
         # Each line's hover names it, as the line's own hover text did before lines shared one.
-        names = [line["name"] for line in shown["figure"]["data"]]
+        names = [line["name"] for line in shown["figure"]["data"] if line.get("visible", True)]
         assert [hover[0] for hover in shown["hovers"]] == names and ("Perfect Pair" in names) is edge
     flagged = [push for push in page.evaluate("window.pushes") if "data-edges" in push]
     assert len(flagged) == 2 and not any("<tr" in push for push in flagged)  # a flag each, never the row whole

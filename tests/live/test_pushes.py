@@ -125,15 +125,19 @@ def test_a_round_pushes_at_most_5_kib_to_a_page_showing_an_80_round_shoe_odds_in
     odds.round_odds_compute(round_pk=Round.objects.order_by("-pk").first().pk)
     delta, odds_push, one = pushed_for_a_round(table, cards)  # round 80
     # This round makes two side bets the player's edge: a flag each, not their rows whole,
-    # and their lines join the chart, 80 points each, in steps of hundredths and no style
-    # the chart's template gives every line. 3.2 KiB of odds before, rows and lines whole.
+    # and their lines, on the chart all along but hidden, are shown: no point sent again.
+    # 3.2 KiB of odds before, rows and lines whole, then 1.7 KiB with each line's points.
     [cells] = find_all(odds_push, "template", hx_swap_oob="innerHTML:#odds-rows")
     assert cells.attrs["data-edges"].split()[1::2] == ["1", "1"] and not find_all(odds_push, "tr")
-    assert len(odds_push.encode()) <= 1.75 * 1024
-    assert len(delta.encode()) <= 4.5 * 1024 and len(one.encode()) <= 6 * 1024
+    [chart] = find_all(odds_push, "script", id="chart-odds")
+    assert [line["visible"] for line in json.loads(chart.text)["set"]] == [True, True]
+    assert len(odds_push.encode()) <= 1024
+    assert len(delta.encode()) + len(odds_push.encode()) <= 5 * 1024 and len(one.encode()) <= 5 * 1024
     shoe, version = state(table)
     whole = fragments.table_push_html(table, shoe, version, since=None)
-    assert find_all(whole, "section", id="history") and len(whole.encode()) <= 32 * 1024  # a resync: 69 KiB before
+    # A resync: 69 KiB before; and 5 KiB more than at its least (31 KiB) for the side
+    # bets' hidden lines, every point of which a page keeps so that no round sends them.
+    assert find_all(whole, "section", id="history") and len(whole.encode()) <= 37 * 1024
     for card in fragments.lobby_cards_html():
         assert len(card.encode()) <= 3.25 * 1024  # 3 KiB before it carried the next round's returns
 
@@ -158,7 +162,7 @@ def test_a_rounds_odds_push_carries_only_the_numbers_that_changed_and_the_charts
         moved
     )  # "id text" of its "shoe left" and its "change"
     chart = json.loads(find(push, "script", id="chart-odds").text)
-    assert all(len(trace["+y"]) == 1 for trace in chart["data"])  # one point more on each line
+    assert len(chart["+y"]) == len(now) and "data" not in chart  # one point more on each line, hidden or not
     # Pushed already: nothing more; from an unknown state: the whole panel.
     assert fragments.table_odds_push_html(table, since=version)[0] == ""
     assert find_all(fragments.table_odds_push_html(table, since=None)[0], "section", id="odds")

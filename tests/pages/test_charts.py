@@ -204,6 +204,21 @@ def applied(page_json: str, change: dict) -> dict:
             else:
                 into[key] = value
 
+    def grown(was: dict, trace: dict) -> dict:
+        for key, value in trace.items():
+            if key.startswith("+"):
+                was[key[1:]] = was[key[1:]] + value
+            elif key != "=":
+                was[key] = value
+        return was
+
+    if "+y" in change:  # every line kept its place and gained one point; "set": its other changes
+        for line, point in zip(figure["data"], change["+y"], strict=True):
+            line["y"] = [*line["y"], point]
+        for trace in change.get("set", []):
+            grown(figure["data"][trace["="]], trace)
+        merge(figure["layout"], change["layout"])
+        return figure
     traces = []
     for trace in change["data"]:
         if "dy" in trace:  # a whole line's values as steps in hundredths, added up again
@@ -212,13 +227,7 @@ def applied(page_json: str, change: dict) -> dict:
         if "=" not in trace:
             traces.append(trace)
             continue
-        was = figure["data"][trace["="]]
-        for key, value in trace.items():
-            if key.startswith("+"):
-                was[key[1:]] = was[key[1:]] + value
-            elif key != "=":
-                was[key] = value
-        traces.append(was)
+        traces.append(grown(figure["data"][trace["="]], trace))
     figure["data"] = traces
     merge(figure["layout"], change["layout"])
     return figure
@@ -246,6 +255,31 @@ def test_a_line_of_the_odds_chart_carries_only_what_sets_it_apart_and_the_layout
     # The axes' ends to a thousandth of a point: never 57.925000000000004 in a push.
     ends = [end for axis in ("yaxis", "yaxis2") for end in figure["layout"][axis]["range"]]
     assert all(round(end, 3) == end for end in ends), ends
+
+
+def test_a_side_bet_not_the_players_edge_has_its_line_hidden_and_out_of_its_panels_title_and_range() -> None:
+    points = [(n, {"banker": -0.0106, "tie": -0.1436, "lucky_six": -0.2 + n / 10}) for n in range(3)]
+    bets = [("banker", "Banker"), ("tie", "Tie"), ("lucky_six", "Lucky Six")]
+    hidden = charts.odds_figure(points, bets, {"lucky_six": False})
+    go.Figure(hidden)
+    assert hidden["data"][2]["visible"] is False and hidden["data"][2]["y"] == [-20.0, -10.0, 0.0]  # kept whole
+    assert hidden["layout"]["yaxis2"]["title"]["text"] == "Tie" and hidden["layout"]["yaxis2"]["range"][0] > -20
+    shown = charts.odds_figure(points, bets, {"lucky_six": True})
+    assert shown["data"][2]["visible"] is True and shown["layout"]["yaxis2"]["title"]["text"] == "Tie · Lucky Six"
+
+
+def test_a_round_adds_each_lines_point_and_shows_a_hidden_line_by_a_flag_not_its_points() -> None:
+    bets = [("banker", "Banker"), ("tie", "Tie"), ("lucky_six", "Lucky Six")]
+    points = [(n, {"banker": -0.0106 + n / 1e4, "tie": -0.14, "lucky_six": -0.2 + n / 100}) for n in range(40)]
+    before = charts.odds_figure(points, bets, {"lucky_six": False})
+    after = charts.odds_figure(
+        [*points, (40, {"banker": -0.01, "tie": -0.14, "lucky_six": 0.05})], bets, {"lucky_six": True}
+    )
+    change = figure_change(before, after)
+    assert change is not None
+    assert change["+y"] == [-1.0, -14.0, 5.0] and change["set"] == [{"=": 2, "visible": True}]
+    assert json.loads(page_figure(after, "chart-odds")) == applied(page_figure(before, "chart-odds"), change)
+    assert len(json.dumps(change["+y"]) + json.dumps(change["set"])) < 60, "a number a line, and a flag"
 
 
 def test_the_shares_chart_sends_its_axis_to_the_tenth_its_labels_show() -> None:

@@ -191,9 +191,11 @@ def test_a_side_bet_flagged_as_the_players_edge_is_drawn_on_the_odds_chart_too(c
     [edge] = find_all(odds_rows(page), "tr", class_="edge-positive")
     flagged = find_all(edge.html, "td")[0].text.removesuffix(" edge")
     [script] = find_all(page, "script", id="chart-odds")
-    drawn = [line["name"] for line in json.loads(script.text)["data"]]
+    lines = json.loads(script.text)["data"]
+    drawn = [line["name"] for line in lines if line.get("visible", True)]
     assert flagged == "Lucky Six" and flagged in drawn, drawn
     assert {"Banker", "Player", "Tie", "Player Pair"} <= set(drawn), "the usual bets stay"
+    assert len(drawn) == 5 and len(lines) == len(returns), "the other side bets' lines wait, hidden"
 
 
 def test_a_bet_that_becomes_or_stops_being_the_players_edge_is_pushed_as_a_flag_on_its_row(baccarat_1) -> None:
