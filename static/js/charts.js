@@ -26,7 +26,8 @@
   function fitted(el, figure, layout) {
     var width = el.clientWidth;
     if (!phone.matches || !width || layout.showlegend === false) return layout;
-    var names = figure.data.filter(function (trace) { return trace.name && trace.showlegend !== false; })
+    // A hidden line (visible false: a side bet's odds until it is the player's edge) has no entry.
+    var names = figure.data.filter(function (trace) { return trace.name && trace.showlegend !== false && trace.visible !== false; })
       .map(function (trace) { return trace.name; });
     var margin = Object.assign({}, layout.margin);
     // plotly fits a horizontal legend's rows to the plot's width, whatever the legend's x.

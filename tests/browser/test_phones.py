@@ -24,6 +24,7 @@ ROUNDS = 60
 TAP = 44  # px: the smallest target a thumb hits reliably (WCAG 2.5.5)
 ROAD_CELL = 14  # CSS px: the smallest Bead Plate / Big Road cell a player reads on a phone
 PAD = 3  # px: a chart legend's padding round its items
+LEGEND_ROW = 22  # px a legend row takes at the charts' 12 px font (static/js/charts.js)
 ONE_LINE = 64  # px: a header taller than this has wrapped onto a second line
 
 # What a thumb taps: links and controls, except a link inside a sentence (it is text).
@@ -104,6 +105,10 @@ def measure(page: Any, size: str, name: str, figures: dict[str, Any], problems: 
         if chart["scrolls"]:
             problems.append(f"{name} at {size}: the legend of {chart['chart']} hides entries behind a scrollbar")
         title, ticks = chart["title"], chart["ticks"]
+        under = max(box["bottom"] for box in (plot, title, ticks) if box)
+        if legend["top"] >= plot["bottom"] - PAD and legend["top"] - under > 2 * LEGEND_ROW:
+            problems.append(f"{name} at {size}: the legend of {chart['chart']} stands apart below it, room kept "
+                            f"for entries it does not show ({chart})")  # fmt: skip
         if title and ticks and title["right"] > title["left"] and title["top"] < ticks["bottom"] - PAD:
             problems.append(f"{name} at {size}: the x axis title of {chart['chart']} covers its labels ({chart})")
     for card in page.evaluate(CARDS_OVERFLOWING):
