@@ -5,12 +5,16 @@ from __future__ import annotations
 
 import pytest
 from django.template import Context, Template
+from django.test import Client
 from django.utils import translation
 
 from roads.patterns import PATTERNS
+from tables import services
 from tables.pages import road_labels as labels
 from tables.pages import svg
+from tests.html import find, find_all
 from tests.roads.pictures import roads_of
+from tests.rounds import SEED
 
 
 @pytest.fixture(autouse=True)
@@ -60,3 +64,30 @@ def test_the_road_filters_word_a_board_in_the_language_it_is_rendered_in() -> No
     assert page.render(Context({"board": board})) == "Cockroach Road | Cockroach Road: no marks yet. | Slope Road"
     with translation.override("zh-hans"):  # no catalogue yet: whatever it says, it says it whole
         assert page.render(Context({"board": board})).count(" | ") == 2
+
+
+def test_every_road_a_page_draws_is_described_in_words_by_the_element_it_names(
+    client: Client, baccarat_1, staff_reviewer
+) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    first = services.round_record(table=table, **SEED).round
+    services.round_record(table=table, **SEED)
+    client.force_login(staff_reviewer)
+    pages = [
+        "/tables/baccarat-1/",
+        "/tables/baccarat-1/display/",
+        f"/rounds/{first.round_id}/",
+        f"/admin/tables/shoe/{first.shoe_id}/change/",
+        f"/admin/tables/round/{first.pk}/change/",
+    ]
+    for path in pages:
+        page = client.get(path).content.decode()
+        roads = find_all(page, "svg", cls="road")
+        assert roads, path
+        for road in roads:
+            if "aria-describedby" not in road.attrs:  # described inside: its own <desc>
+                assert find(road.html, "desc").text.startswith(road.attrs["aria-label"] + ":"), path
+                continue
+            words = find(page, "*", id=road.attrs["aria-describedby"])
+            assert words.text.startswith(road.attrs["aria-label"] + ":"), (path, road.attrs)
