@@ -64,6 +64,11 @@ class Manager:
     log: Path
     process: subprocess.Popen[str] | None = field(default=None, repr=False)
 
+    def start(self) -> None:
+        """Start the process now, not on the first command: Django loads in it (about a
+        second) while the caller does something else, such as starting its server."""
+        self._running()
+
     def run(self, *args: str) -> str:
         """``manage.py *args``: its output, or CalledProcessError."""
         process = self._running()
@@ -97,8 +102,17 @@ class Manager:
     def close(self) -> None:
         """Its input closed, the process exits (it holds no database connection meanwhile)."""
         if self.process is not None:
-            self.process.communicate(timeout=10)
+            self.closing()
+            self.process.wait(timeout=10)  # it writes nothing once its input has ended
+            if self.process.stdout is not None:
+                self.process.stdout.close()
             self.process = None
+
+    def closing(self) -> None:
+        """Close its input without waiting: the process exits while the caller stops its
+        server (:meth:`close` then waits for it)."""
+        if self.process is not None and self.process.stdin is not None and not self.process.stdin.closed:
+            self.process.stdin.close()
 
 
 _migrated: Path | None = None  # the directory of the run's migrated database

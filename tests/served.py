@@ -65,6 +65,7 @@ class Served:
             served.redis("flushdb")
         else:
             shutil.copyfile(migrated_database(env), root / "db.sqlite3")
+        served._manager().start()  # Django loads in it while the caller starts the server
         return served
 
     @property
@@ -74,12 +75,15 @@ class Served:
     def manage(self, *args: str) -> str:
         """``manage.py *args`` on the server's database, run by one Django process kept for
         it (tests/managing.py): starting Django for each command cost 1-3 s."""
-        if self.manager is None:
-            self.manager = Manager(self.env, self.root / "manage.log")
         try:
-            return self.manager.run(*args)
+            return self._manager().run(*args)
         except subprocess.CalledProcessError as failed:
             raise AssertionError(failed.stderr) from None
+
+    def _manager(self) -> Manager:
+        if self.manager is None:
+            self.manager = Manager(self.env, self.root / "manage.log")
+        return self.manager
 
     def table(self, slug: str) -> str:
         """A new table; its ingest token."""
@@ -122,6 +126,8 @@ class Served:
         return json.loads(self.manage("shell", "--no-imports", "-c", AUDIT))
 
     def stop(self) -> None:
+        if self.manager is not None:
+            self.manager.closing()  # it exits while the servers stop
         for name in list(self.processes):
             process = self.processes.pop(name)
             os.killpg(process.pid, signal.SIGTERM)

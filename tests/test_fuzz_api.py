@@ -55,8 +55,8 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, s
         servers.unavailable(problem)
     running = Served.create(tmp_path_factory.mktemp("fuzz"))
     try:
+        running.start_http()  # first: its manage.py process loads Django meanwhile (Served.create)
         token = running.table("baccarat-1")
-        running.start_http()
         deal(running.url, token, rounds=10)  # a shoe in play: the fuzzing meets rounds already recorded
         yield running, token
     finally:

@@ -90,8 +90,8 @@ def served(tmp_path) -> Iterator[Served]:
 
 
 def test_a_server_killed_mid_burst_keeps_every_acknowledged_round_whole_and_all_get_their_odds(served) -> None:
+    served.start_http()  # first: its manage.py process loads Django meanwhile (Served.create)
     dealers = [DealerSystem(served.url, f"kill-{i}", served.table(f"kill-{i}"), seed=i) for i in range(TABLES)]
-    served.start_http()
     for dealer in dealers:
         assert dealer.post("shoes")[0] == 201
     acknowledged = threading.Semaphore(0)

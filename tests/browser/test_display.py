@@ -407,22 +407,31 @@ SHOES = {
 }
 
 
+@pytest.fixture(scope="module")
+def whole_shoes(server: LiveServer) -> dict[str, str]:
+    """A table of each of :data:`SHOES`, dealt once for both TVs: the test only looks at
+    its display (dealing a shoe is 70-80 posts, each computing the round's odds)."""
+    slugs = {}
+    for shoe, winners in SHOES.items():
+        slug = slugs[shoe] = f"display-whole-{len(shoe)}"
+        table_with_limits(server, slug, "Baccarat 12")
+        if winners is None:
+            dealer = Dealer(server, slug, seed=80)
+            dealer.round()
+            while dealer.shoe is not None and not dealer.shoe.finished:
+                dealer.round()
+        else:
+            server.post(slug, "shoes")
+            deal_naturals(server, slug, NaturalShoe(), winners)
+    return slugs
+
+
 @pytest.mark.parametrize("shoe", list(SHOES))
 @pytest.mark.parametrize("size", ["tv", "tv-portrait"])
 def test_the_display_shows_the_whole_shoe_on_every_road_in_cells_read_from_3_m(
-    server: LiveServer, browser: Any, size: str, shoe: str
+    server: LiveServer, browser: Any, whole_shoes: dict[str, str], size: str, shoe: str
 ) -> None:
-    slug = f"display-whole-{size}-{len(shoe)}"
-    table_with_limits(server, slug, "Baccarat 12")
-    winners = SHOES[shoe]
-    if winners is None:
-        dealer = Dealer(server, slug, seed=80)
-        dealer.round()
-        while dealer.shoe is not None and not dealer.shoe.finished:
-            dealer.round()
-    else:
-        server.post(slug, "shoes")
-        deal_naturals(server, slug, NaturalShoe(), winners)
+    slug, winners = whole_shoes[shoe], SHOES[shoe]
     language = {"tv": "zh-hant", "tv-portrait": "th"}[size] if winners else "en"
     with sized_page(browser, size) as page:
         page.goto(f"{server.url}/tables/{slug}/display/?lang={language}")

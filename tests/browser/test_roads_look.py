@@ -49,6 +49,14 @@ def long_table(server: LiveServer, slug: str) -> list[RoundOutcome]:
     return dealt
 
 
+@pytest.fixture(scope="module")
+def long_shown(server: LiveServer) -> str:
+    """The table of :func:`long_table` for the tests that only look at it, dealt once for
+    them all (72 posts, each computing its round's odds): its slug."""
+    long_table(server, "long-shown")
+    return "long-shown"
+
+
 def marker_size(page: Any, kind: str) -> float:
     """How wide a derived road's mark is, in its 20-unit cell (read from the page's marker)."""
     return page.evaluate(
@@ -64,10 +72,12 @@ def marker_size(page: Any, kind: str) -> float:
 
 @pytest.mark.parametrize("size", ["phone-360", "desktop", "tv"])
 def test_a_long_shoe_is_whole_in_every_road_with_its_newest_column_in_view_after_each_push(
-    server: LiveServer, browser: Any, size: str
+    server: LiveServer, browser: Any, long_shown: str, size: str
 ) -> None:
-    slug = f"long-{size}"
-    dealt = long_table(server, slug)
+    wide = size != "phone-360"
+    # A phone's page goes on to see the shoe's last round pushed: to a table of its own.
+    slug = long_shown if wide else f"long-{size}"
+    dealt = long_shoe() if wide else long_table(server, slug)
     assert big_road_columns(dealt[:-1]) >= 40
     with sized_page(browser, size) as page:
         page.goto(f"{server.url}/tables/{slug}/")
@@ -84,7 +94,6 @@ def test_a_long_shoe_is_whole_in_every_road_with_its_newest_column_in_view_after
         assert figures["bead_plate"]["cell"] >= 14 and figures["big_road"]["cell"] >= 14
         assert drawn_over_marks(page) == [], "a scroll hint sits beside a board, never over its marks"
         earlier = page.locator("#roads .road-slot:has(#road-big_road) .earlier")
-        wide = size != "phone-360"
         if wide:
             # A desktop (1440) or a wide screen (1920) shows every road whole: nothing out of
             # view, no earlier columns; the page uses a wide screen's width.
@@ -250,17 +259,9 @@ def tap_mark(page: Any, road: str, col: int, row: int, size: str) -> None:
 
 @pytest.mark.parametrize(("size", "language"), [("desktop", "en"), ("phone-360", "th"), ("desktop", "zh-hant")])
 def test_a_derived_mark_tapped_or_hovered_outlines_the_big_road_cells_it_compared_and_says_why(
-    server: LiveServer, browser: Any, size: str, language: str
+    server: LiveServer, browser: Any, long_shown: str, size: str, language: str
 ) -> None:
-    slug = "explained"
-    if (
-        not server.manage(
-            "shell", "-c", f"from tables.models import Table; print(Table.objects.filter(slug={slug!r}).exists())"
-        )
-        .strip()
-        .endswith("True")
-    ):
-        long_table(server, slug)
+    slug = long_shown
     with sized_page(browser, size) as page:
         page.goto(f"{server.url}/tables/{slug}/?lang={language}")
         page.wait_for_selector(LIVE)

@@ -31,9 +31,9 @@ def served(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Served, s
         (root / "prometheus").mkdir()
         settings["PROMETHEUS_MULTIPROC_DIR"] = str(root / "prometheus")
     served = Served.create(root, **settings)
-    token = served.table("baccarat-1")
-    served.start_http()
     try:
+        served.start_http()  # first: its manage.py process loads Django meanwhile (Served.create)
+        token = served.table("baccarat-1")
         yield served, token
     finally:
         served.stop()
