@@ -43,7 +43,7 @@ def real_servers() -> Iterator[tuple[servers.PostgresCluster, servers.RedisServe
     problem = servers.missing()
     if problem:
         servers.unavailable(problem)
-    postgres, redis = servers.PostgresCluster().start(), servers.RedisServer().start()
+    postgres, redis = servers.PostgresCluster().start(migrated=True), servers.RedisServer().start()
     yield postgres, redis
     redis.destroy()
     postgres.destroy()
@@ -69,10 +69,16 @@ class Stack:
             process = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=log, stderr=subprocess.STDOUT)
         self.processes.append(process)
 
-    def server(self, name: str, command: list[str], port: int) -> str:
-        url = f"http://127.0.0.1:{port}"
-        self.processes.append(servers.start_server(command, url=url, log=self.logs / f"{name}.log", env=self.env))
-        return url
+    def start_servers(self, started: dict[str, tuple[list[str], int]]) -> dict[str, str]:
+        """Start servers (each its command and port) side by side, answering once this
+        returns: each loads Django for a second or two, which one after the other added
+        up. Their URLs, by name."""
+        for name, (command, _) in started.items():
+            self.spawn(name, *command)
+        urls = {name: f"http://127.0.0.1:{port}" for name, (_, port) in started.items()}
+        for process, name in zip(self.processes[-len(started) :], started, strict=True):
+            servers.answering(process, url=urls[name], log=self.logs / f"{name}.log")
+        return urls
 
     def stop(self) -> None:
         if self.manager is not None:
@@ -91,21 +97,18 @@ def stack(real_servers, tmp_path_factory: pytest.TempPathFactory) -> Iterator[di
     postgres, redis = real_servers
     env = {
         **os.environ,
-        "DATABASE_URL": postgres.create_database("scale_out"),
+        "DATABASE_URL": postgres.create_database("scale_out", migrated=True),
         "REDIS_URL": redis.url,
         "DATA_DIR": str(tmp_path_factory.mktemp("scale-out")),
     }
     env.pop("TASKS_INLINE", None)
     running = Stack(env, Path(env["DATA_DIR"]))
-    running.manage("migrate", "-v0")
     token = running.manage("table_create", "--slug", "baccarat-1", "--name", "Baccarat 1")
     running.spawn("worker", *WORKER)
     try:
         a, b = servers.free_port(), servers.free_port()
-        urls = {
-            "a": running.server("uvicorn-a", servers.uvicorn(a), a),
-            "b": running.server("gunicorn-b", servers.gunicorn(b), b),
-        }
+        started = running.start_servers({"uvicorn-a": (servers.uvicorn(a), a), "gunicorn-b": (servers.gunicorn(b), b)})
+        urls = {"a": started["uvicorn-a"], "b": started["gunicorn-b"]}
         yield urls | {"token": token, "processes": running}
     finally:
         running.stop()

@@ -186,7 +186,7 @@ def postgres() -> Iterator[servers.PostgresCluster]:
     problem = servers.missing()
     if problem:
         servers.unavailable(problem)
-    cluster = servers.PostgresCluster().start()
+    cluster = servers.PostgresCluster().start(migrated=True)
     yield cluster
     cluster.destroy()
 
@@ -194,9 +194,8 @@ def postgres() -> Iterator[servers.PostgresCluster]:
 def test_after_a_postgresql_restart_the_next_request_succeeds(
     postgres: servers.PostgresCluster, tmp_path: Path
 ) -> None:
-    web = Gunicorn(environment(tmp_path, DATABASE_URL=postgres.create_database("restart")), tmp_path)
+    web = Gunicorn(environment(tmp_path, DATABASE_URL=postgres.create_database("restart", migrated=True)), tmp_path)
     try:
-        web.manage("migrate", "-v0")
         token = web.manage("table_create", "--slug", "baccarat-1", "--name", "Baccarat 1")
         web.start()
         assert web.request("/api/tables/baccarat-1/shoes", token, {})[0] == 201

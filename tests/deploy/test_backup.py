@@ -7,12 +7,12 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from tests import servers
+from tests.managing import Manager
 
 pytestmark = pytest.mark.backend_free  # starts its own PostgreSQL
 
@@ -54,13 +54,23 @@ print(json.dumps(answers, sort_keys=True, default=str))
 """
 
 
-def manage(database: str, root: Path, *args: str) -> str:
+def manager(database: str, root: Path, name: str) -> Manager:
+    """A Django process for ``manage.py`` commands on ``database`` (tests/managing.py),
+    started now: the test's three load side by side (1-2 s each, one after the other)."""
     env = {**os.environ, "DATABASE_URL": database, "DATA_DIR": str(root)}
-    for name in ("REDIS_URL", "TASKS_INLINE"):
-        env.pop(name, None)
-    done = subprocess.run([sys.executable, "manage.py", *args], cwd=ROOT, env=env, capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr[-2000:]
-    return done.stdout.strip()
+    for unset in ("REDIS_URL", "TASKS_INLINE"):
+        env.pop(unset, None)
+    started = Manager(env, root / f"{name}.log")
+    started.start()
+    return started
+
+
+def manage(manager: Manager, *args: str) -> str:
+    """``manage.py *args`` run by ``manager``: its output; a failure fails the test with its error."""
+    try:
+        return manager.run(*args)
+    except subprocess.CalledProcessError as failed:
+        raise AssertionError(failed.stderr[-2000:]) from None
 
 
 def test_a_dump_restored_into_an_empty_database_serves_the_same_history(tmp_path: Path) -> None:
@@ -68,23 +78,30 @@ def test_a_dump_restored_into_an_empty_database_serves_the_same_history(tmp_path
     if problem:
         servers.unavailable(problem)
     bindir = servers.postgres_bindir()
-    postgres = servers.PostgresCluster().start()
+    postgres = servers.PostgresCluster().start(migrated=True)
+    managers: list[Manager] = []
     try:
-        live = postgres.create_database("live")
-        manage(live, tmp_path, "migrate", "-v0")
-        manage(live, tmp_path, "shell", "-c", HISTORY)
+        live, restored = postgres.create_database("live", migrated=True), postgres.create_database("restored")
+        # The live history written by one process and read back by another, as by two
+        # manage.py commands: what the reader serves comes from the database alone.
+        managers += [manager(live, tmp_path, "writer"), manager(live, tmp_path, "reader")]
+        managers.append(manager(restored, tmp_path, "restored"))
+        writer, reader, restored_reader = managers
+        manage(writer, "shell", "-c", HISTORY)
+        writer.close()
         dump = tmp_path / "baccarat.dump"
         subprocess.run([f"{bindir}/pg_dump", "--format=custom", f"--file={dump}", live], check=True)
-        restored = postgres.create_database("restored")
         subprocess.run([f"{bindir}/pg_restore", "--no-owner", f"--dbname={restored}", str(dump)], check=True)
-        before = json.loads(manage(live, tmp_path, "shell", "-c", SERVED).splitlines()[-1])
-        after = json.loads(manage(restored, tmp_path, "shell", "-c", SERVED).splitlines()[-1])
+        before = json.loads(manage(reader, "shell", "-c", SERVED).splitlines()[-1])
+        after = json.loads(manage(restored_reader, "shell", "-c", SERVED).splitlines()[-1])
         assert after == before
         assert len(before["/api/tables/t1/rounds"]["rounds"]) == 2 and before["audit"][0]["action"] == "void"
         assert [c["plaintext"] for c in before["/api/tables/t1/shoes/1/cards"]["cards"][:5]] == [
             before["/api/tables/t1/shoes/1/cards"]["cards"][0]["plaintext"], None, None, None,
             before["/api/tables/t1/shoes/1/cards"]["cards"][4]["plaintext"],
         ]  # fmt: skip
-        manage(restored, tmp_path, "migrate", "--check")  # nothing left to migrate
+        manage(restored_reader, "migrate", "--check")  # nothing left to migrate
     finally:
+        for running in managers:
+            running.close()
         postgres.destroy()

@@ -47,6 +47,14 @@ class Processes:
             with log.open("a") as out:
                 self.running[name] = subprocess.Popen(command, cwd=ROOT, env=self.env, stdout=out, stderr=out)
 
+    def start_together(self, started: dict[str, tuple[list[str], str]]) -> None:
+        """Start servers (each its command and URL) side by side, answering once this
+        returns: each loads Django for a second or two, which one after the other added up."""
+        for name, (command, _) in started.items():
+            self.start(name, command)
+        for name, (_, url) in started.items():
+            servers.answering(self.running[name], url=url, log=self.root / f"{name}.log")
+
     def stop(self, name: str) -> None:
         process = self.running.pop(name)
         process.send_signal(signal.SIGTERM)
@@ -126,18 +134,19 @@ def stack(tmp_path: Path) -> Iterator[tuple[Processes, dict[str, str]]]:
     problem = servers.missing()
     if problem:
         servers.unavailable(problem)
-    postgres, redis = servers.PostgresCluster().start(), servers.RedisServer().start()
-    env = {**os.environ, "DATABASE_URL": postgres.create_database("rolling"), "REDIS_URL": redis.url,
+    postgres, redis = servers.PostgresCluster().start(migrated=True), servers.RedisServer().start()
+    env = {**os.environ, "DATABASE_URL": postgres.create_database("rolling", migrated=True), "REDIS_URL": redis.url,
            "DATA_DIR": str(tmp_path)}  # fmt: skip
     env.pop("TASKS_INLINE", None)
     processes = Processes(tmp_path, env)
     try:
-        processes.manager.run("migrate", "-v0")
         made = processes.manager.run("table_create", "--slug", "t1", "--name", "Table 1")
         ports = {"web": servers.free_port(), "ws-a": servers.free_port(), "ws-b": servers.free_port()}
-        processes.start("web", servers.gunicorn(ports["web"], workers=2), f"http://127.0.0.1:{ports['web']}")
-        for name in ("ws-a", "ws-b"):
-            processes.start(name, servers.uvicorn(ports[name]), f"http://127.0.0.1:{ports[name]}")
+        commands = {"web": servers.gunicorn(ports["web"], workers=2)}
+        commands |= {name: servers.uvicorn(ports[name]) for name in ("ws-a", "ws-b")}
+        processes.start_together(
+            {name: (command, f"http://127.0.0.1:{ports[name]}") for name, command in commands.items()}
+        )
         processes.start("worker", WORKER)
         yield (
             processes,
