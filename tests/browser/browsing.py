@@ -101,6 +101,15 @@ class LiveServer:
     def table(self, slug: str, name: str) -> None:
         self.tokens[slug] = self.manage("table_create", "--slug", slug, "--name", name, "--dealer", "Anna")
 
+    def record(self, slug: str, rounds: list[dict[str, Any]]) -> None:
+        """Record ``rounds`` (each a round's body as the API takes it) in the table's open
+        shoe, by the service the API's POST calls, in one manage.py command: the rows that
+        posting them one by one makes (each round's odds and the shoe's checks computed as
+        the server's would be: inline, tests' settings), without an HTTP request each (a
+        third of a post's time). For the history a table has before its pages open: what
+        a page must be pushed is posted."""
+        self.manage("shell", "-c", RECORD.format(slug=slug, rounds=json.dumps(rounds)))
+
     def post(self, slug: str, path: str, body: dict[str, Any] | None = None) -> dict[str, Any]:
         request = urllib.request.Request(
             f"{self.url}/api/tables/{slug}/{path}",
@@ -110,6 +119,18 @@ class LiveServer:
         )
         with urllib.request.urlopen(request, timeout=10) as response:
             return json.loads(response.read())
+
+
+# Run by the server's manage.py process (LiveServer.record): round_record is what the
+# API's round POST calls, with the table its token opens.
+RECORD = """
+import json
+from tables import services
+from tables.models import Table
+table = Table.objects.get(slug={slug!r})
+for body in json.loads({rounds!r}):
+    services.round_record(table=table, **body)
+"""
 
 
 def serving(live: LiveServer) -> Iterator[LiveServer]:

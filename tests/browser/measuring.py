@@ -64,6 +64,16 @@ TEXT_JS = """(scope) => {
 }"""
 
 
+WELL_SET = {"collisions": [], "cut": []}  # what :func:`text_faults` finds on a page whose texts are well set
+
+
+def text_faults(page: Any, scope: str) -> dict[str, list[str]]:
+    """Both at once, from one measuring of the page (each measuring walks every text and
+    its ancestors): ``collisions``, as :func:`text_collisions` finds them, and ``cut``,
+    as :func:`text_cut` does."""
+    return page.evaluate(TEXT_JS, scope)
+
+
 def text_collisions(page: Any, scope: str) -> list[str]:
     """Pairs of texts under ``scope`` that overlap or touch ("BANKER | 7"), as shown."""
     return page.evaluate(TEXT_JS, scope)["collisions"]

@@ -9,13 +9,14 @@ from typing import Any
 
 import pytest
 
+from tables.game.outcome import RoundOutcome
 from tables.game.shoe import DealingShoe
 
 from .browsing import SIZES, LiveServer, off_screen, page_width, screenshot, serving, sized_page, table_with_limits
 from .measuring import (
     MIN_RING_SHOWN,
-    text_collisions,
-    text_cut,
+    WELL_SET,
+    text_faults,
     theme_colours,
     tie_count_faults,
     tie_counts,
@@ -60,9 +61,24 @@ class Dealer:
         if self.shoe is None or self.shoe.finished:
             self.new_shoe()
         assert self.shoe is not None
-        outcome = self.shoe.deal()
-        cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
-        return self.server.post(self.slug, "rounds", cards)["round"]
+        return self.server.post(self.slug, "rounds", cards(self.shoe.deal()))["round"]
+
+    def record(self, rounds: int | None = None) -> None:
+        """Deal the next ``rounds`` rounds of the shoe (None: all it has left), starting a
+        shoe when one is due, and record them at once (:meth:`LiveServer.record`): the
+        table's history before its display opens."""
+        if self.shoe is None or self.shoe.finished:
+            self.new_shoe()
+        assert self.shoe is not None
+        dealt: list[dict[str, list[str]]] = []
+        while not self.shoe.finished and (rounds is None or len(dealt) < rounds):
+            dealt.append(cards(self.shoe.deal()))
+        self.server.record(self.slug, dealt)
+
+
+def cards(outcome: RoundOutcome) -> dict[str, list[str]]:
+    """A round's cards, as the API takes them."""
+    return {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
 
 
 def shows_round(page: Any, number: int) -> None:
@@ -147,6 +163,9 @@ def under_the_live_mark(page: Any) -> list[str]:
     )
 
 
+HISTORY = 66  # rounds, late in a shoe: more Big Road columns than a screen holds
+
+
 @pytest.mark.parametrize("size", ["tv", "tv-portrait"])
 def test_the_display_fills_the_tv_without_scrolling_updates_live_and_announces_each_round(
     server: LiveServer, browser: Any, size: str
@@ -154,7 +173,7 @@ def test_the_display_fills_the_tv_without_scrolling_updates_live_and_announces_e
     slug = f"display-{size}"
     table_with_limits(server, slug, "Baccarat 8")
     dealer = Dealer(server, slug, seed=18)
-    rounds = [dealer.round() for _ in range(66)]  # late in a shoe: more Big Road columns than a screen holds
+    dealer.record(HISTORY)
     width, height = SIZES[size]
     with sized_page(browser, size) as page:
         page.clock.install()
@@ -176,7 +195,7 @@ def test_the_display_fills_the_tv_without_scrolling_updates_live_and_announces_e
         assert announced(page) == new["winner"]
         verdict = {"B": "Banker wins", "P": "Player wins", "T": "Tie"}[new["winner"]]
         assert page.locator("#last-round .verdict").inner_text() == verdict
-        assert count(page, "Rounds") == str(len(rounds) + 1)
+        assert count(page, "Rounds") == str(HISTORY + 1)
         assert off_screen(page) == [] and whole_shoe_faults(page) == []
         screenshot(page, f"display-{size}-announced", full_page=False)
         page.clock.fast_forward(6000)
@@ -188,8 +207,7 @@ def test_the_display_says_it_is_reconnecting_and_resyncs_after_a_network_loss(se
     slug = "display-network"
     table_with_limits(server, slug, "Baccarat 9")
     dealer = Dealer(server, slug, seed=9)
-    for _ in range(3):
-        dealer.round()
+    dealer.record(3)
     with sized_page(browser, "tv") as page:
         page.goto(f"{server.url}/tables/{slug}/display/")
         page.wait_for_selector(LIVE)
@@ -279,8 +297,7 @@ def test_early_in_a_shoe_every_road_fills_its_box_from_the_left(server: LiveServ
     slug = f"display-early-{size}"
     table_with_limits(server, slug, "Baccarat 9")
     dealer = Dealer(server, slug, seed=9)
-    for _ in range(8):
-        dealer.round()
+    dealer.record(8)
     with sized_page(browser, size) as page:
         page.goto(f"{server.url}/tables/{slug}/display/")
         page.wait_for_selector(LIVE)
@@ -295,6 +312,11 @@ def test_early_in_a_shoe_every_road_fills_its_box_from_the_left(server: LiveServ
 def deal_naturals(server: LiveServer, slug: str, shoe: NaturalShoe, winners: str) -> None:
     for winner in winners:
         server.post(slug, "rounds", shoe.round(winner))
+
+
+def record_naturals(server: LiveServer, slug: str, shoe: NaturalShoe, winners: str) -> None:
+    """:func:`deal_naturals` at once, before the table's pages open (:meth:`LiveServer.record`)."""
+    server.record(slug, [shoe.round(winner) for winner in winners])
 
 
 def banker_counts(page: Any) -> list[str]:
@@ -315,7 +337,7 @@ def test_the_display_and_the_wall_take_the_colour_blind_theme_from_their_address
     slug = f"display-theme-{size}"
     table_with_limits(server, slug, "Baccarat 11")
     server.post(slug, "shoes")
-    deal_naturals(server, slug, NaturalShoe(), "BPTBBP")
+    record_naturals(server, slug, NaturalShoe(), "BPTBBP")
     with sized_page(browser, size) as page:
         for screen, path in (("display", f"/tables/{slug}/display/"), ("wall", "/lobby/screen/")):
             page.goto(f"{server.url}{path}?theme=colorblind")  # a TV has no header to hold the switch
@@ -371,7 +393,7 @@ def test_the_display_reads_from_3_m_tie_counts_large_words_apart_and_a_result_an
     table_with_limits(server, slug, "Squeeze Baccarat 6")
     server.post(slug, "shoes")
     shoe = NaturalShoe()
-    deal_naturals(server, slug, shoe, "".join(random.Random(31).choices("BBBBPPPPT", k=30)) + "BTT")
+    record_naturals(server, slug, shoe, "".join(random.Random(31).choices("BBBBPPPPT", k=30)) + "BTT")
     with sized_page(browser, size) as page:
         page.clock.install()
         page.goto(f"{server.url}/tables/{slug}/display/?lang={language}")
@@ -384,7 +406,7 @@ def test_the_display_reads_from_3_m_tie_counts_large_words_apart_and_a_result_an
         assert rings and [(r.covers_middle, r.ring_shown >= MIN_RING_SHOWN) for r in rings] == [(False, True)] * len(
             rings
         )
-        assert text_collisions(page, "body") == [] and text_cut(page, "body") == []
+        assert text_faults(page, "body") == WELL_SET
 
         deal_naturals(server, slug, shoe, "B")  # two cards a hand: "BANKER" beside a one-digit score
         page.wait_for_function("() => document.body.dataset.announcing === 'B'", timeout=5000)
@@ -393,12 +415,12 @@ def test_the_display_reads_from_3_m_tie_counts_large_words_apart_and_a_result_an
         assert float(verdict.evaluate("v => parseFloat(getComputedStyle(v).fontSize)")) >= MIN_ANNOUNCED
         assert under_the_announcement(page) == [], "the announcement covers none of the round it announces"
         assert times_shown(page, verdict.inner_text()) == 1, "the result said once, by its own panel"
-        assert text_collisions(page, "body") == [] and text_cut(page, "body") == []
+        assert text_faults(page, "body") == WELL_SET
         assert off_screen(page) == [] and under_the_live_mark(page) == []
 
         page.clock.fast_forward(6000)
         page.wait_for_function("() => document.body.dataset.announcing === undefined", timeout=2000)
-        assert text_collisions(page, "body") == [] and text_cut(page, "body") == []
+        assert text_faults(page, "body") == WELL_SET
 
 
 SHOES = {
@@ -416,13 +438,10 @@ def whole_shoes(server: LiveServer) -> dict[str, str]:
         slug = slugs[shoe] = f"display-whole-{len(shoe)}"
         table_with_limits(server, slug, "Baccarat 12")
         if winners is None:
-            dealer = Dealer(server, slug, seed=80)
-            dealer.round()
-            while dealer.shoe is not None and not dealer.shoe.finished:
-                dealer.round()
+            Dealer(server, slug, seed=80).record()
         else:
             server.post(slug, "shoes")
-            deal_naturals(server, slug, NaturalShoe(), winners)
+            record_naturals(server, slug, NaturalShoe(), winners)
     return slugs
 
 
@@ -450,4 +469,4 @@ def test_the_display_shows_the_whole_shoe_on_every_road_in_cells_read_from_3_m(
         if size == "tv-portrait":
             assert last_round_filled(page) > 0.7, "the last round's panel no taller than what it holds"
             assert views["bead_plate"]["cell"] >= 60, "a portrait TV's Bead Plate across the screen in large beads"
-        assert off_screen(page) == [] and text_collisions(page, "body") == [] and text_cut(page, "body") == []
+        assert off_screen(page) == [] and text_faults(page, "body") == WELL_SET

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 
+from tables.game.outcome import RoundOutcome
 from tables.game.shoe import DealingShoe
 
 from .browsing import ARTIFACTS, SIZES, LiveServer, screenshot, sized_page
@@ -52,9 +53,11 @@ SHOES: dict[str, DealingShoe] = {}  # each table's shoe, dealt on as the tests p
 
 def deal(server: LiveServer, slug: str) -> None:
     """Post the table's next round, dealt by the rules from its shoe."""
-    outcome = SHOES[slug].deal()
-    cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
-    server.post(slug, "rounds", cards)
+    server.post(slug, "rounds", cards(SHOES[slug].deal()))
+
+
+def cards(outcome: RoundOutcome) -> dict[str, list[str]]:
+    return {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
 
 
 def tables(server: LiveServer, first: int, last: int) -> None:
@@ -64,9 +67,9 @@ def tables(server: LiveServer, first: int, last: int) -> None:
         slug = f"wall-{n:02d}"
         server.table(slug, f"Baccarat {n + 1:02d}")
         server.post(slug, "shoes")
-        SHOES[slug] = DealingShoe.shuffled(rng=random.Random(n))
-        for _ in range(60 if n == 0 else 3 + 5 * n % 11):
-            deal(server, slug)
+        shoe = SHOES[slug] = DealingShoe.shuffled(rng=random.Random(n))
+        # Before the wall's pages open (they are closed between counts): at once.
+        server.record(slug, [cards(shoe.deal()) for _ in range(60 if n == 0 else 3 + 5 * n % 11)])
 
 
 def visible_tables(page: Any) -> list[str]:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 
 from .browsing import LiveServer, screenshot, sized_page
-from .measuring import text_collisions, text_cut, tie_count_faults, tie_counts
+from .measuring import text_faults, tie_count_faults, tie_counts
 from .naturals import NaturalShoe
 
 LIVE = "#connection.connection-live"
@@ -31,13 +31,13 @@ def seven_tables(server: LiveServer) -> LiveServer:
         server.table(slug, name)
         server.post(slug, "shoes")
         shoe = NaturalShoe()
-        for winner in SQUEEZES.get(name) or "".join(rng.choices("BBBBPPPPT", k=8 + 4 * n)):
-            server.post(slug, "rounds", shoe.round(winner))
+        winners = SQUEEZES.get(name) or "".join(rng.choices("BBBBPPPPT", k=8 + 4 * n))
+        server.record(slug, [shoe.round(winner) for winner in winners])  # before the wall opens: at once
     return server
 
 
 # Each card shown: its size, the size of its roads' cells, whether its name is whole and
-# how many of its good roads' badges show on its shelf (whole: text_cut says if not).
+# how many of its good roads' badges show on its shelf (whole: text_faults' cut says if not).
 CARDS = """() => [...document.querySelectorAll('#lobby-grid .table-card')].filter(c => !c.hidden).map(card => {
     const box = card.getBoundingClientRect(), shelf = card.querySelector('.card-badges').getBoundingClientRect();
     const badges = [...card.querySelectorAll('.card-badges .badge')].map(b => b.getBoundingClientRect());
@@ -62,8 +62,9 @@ def test_the_wall_shows_7_tables_alike_their_names_whole_and_clear_of_their_badg
             f"one size: {[(c['width'], c['height']) for c in cards]}"
         )
         assert {c["cell"] for c in cards} == {first["cell"]}, "one scale: the roads' cells alike"
-        assert text_collisions(page, "#lobby-grid") == [], "no name under a badge, no words run together"
-        assert text_cut(page, "#lobby-grid") == [], "names whole, badges whole"
+        faults = text_faults(page, "#lobby-grid")
+        assert faults["collisions"] == [], "no name under a badge, no words run together"
+        assert faults["cut"] == [], "names whole, badges whole"
         squeezes = [c for c in cards if c["name"] in SQUEEZES]
         assert [c["badgesShown"] > 0 for c in squeezes] == [True, True], squeezes  # a good road shows
         ties = tie_counts(page, "#lobby-grid")

@@ -62,11 +62,13 @@ def transferred(page: Any, url: str) -> dict[str, int]:
 def visit_twice(server: LiveServer, page: Any, slug: str) -> tuple[dict[str, int], dict[str, int]]:
     server.table(slug, "Weighed")
     server.post(slug, "shoes")
-    shoe = DealingShoe.shuffled(rng=random.Random(18))
+    shoe, dealt = DealingShoe.shuffled(rng=random.Random(18)), []
     for _ in range(60):
         outcome = shoe.deal()
-        cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
-        server.post(slug, "rounds", cards)
+        dealt.append(
+            {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
+        )
+    server.record(slug, dealt)  # before the page opens: at once
     url = f"{server.url}/tables/{slug}/"
     return transferred(page, url), transferred(page, url)
 

@@ -67,11 +67,13 @@ def deal_shoe(server: LiveServer, slug: str, rounds: int) -> None:
     """Post ``rounds`` legal rounds dealt from a seeded shoe: ties, pairs, third cards."""
     server.table(slug, "Baccarat Phone")
     server.post(slug, "shoes")
-    shoe = DealingShoe.shuffled(rng=random.Random(18))
+    shoe, dealt = DealingShoe.shuffled(rng=random.Random(18)), []
     for _ in range(rounds):
         outcome = shoe.deal()
-        cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
-        server.post(slug, "rounds", cards)
+        dealt.append(
+            {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
+        )
+    server.record(slug, dealt)  # before the pages open: at once
 
 
 def log_in(server: LiveServer, page: Any, username: str, password: str, size: str) -> None:

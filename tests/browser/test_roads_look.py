@@ -44,8 +44,7 @@ def long_table(server: LiveServer, slug: str) -> list[RoundOutcome]:
     dealt = long_shoe()
     server.table(slug, "Long Shoe")
     server.post(slug, "shoes")
-    for outcome in dealt[:-1]:
-        server.post(slug, "rounds", cards(outcome))
+    server.record(slug, [cards(outcome) for outcome in dealt[:-1]])  # before its pages open: at once
     return dealt
 
 
@@ -178,8 +177,7 @@ def test_the_colour_blind_theme_is_a_switch_the_browser_remembers_and_an_address
     dealt = long_shoe()[:18]  # a short shoe: 11 Big Road columns, whole even in a phone's 24 px cells
     server.table(slug, "Theme")
     server.post(slug, "shoes")
-    for outcome in dealt:
-        server.post(slug, "rounds", cards(outcome))
+    server.record(slug, [cards(outcome) for outcome in dealt])
     with sized_page(browser, size) as page:
         page.goto(f"{server.url}/tables/{slug}/")
         page.wait_for_selector(LIVE)

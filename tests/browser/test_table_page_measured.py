@@ -16,7 +16,7 @@ import pytest
 from tables.game.shoe import DealingShoe
 
 from .browsing import SIZES, LiveServer, page_width, screenshot, serving, sized_page
-from .measuring import english_left, headings, road_figures, text_collisions, text_cut
+from .measuring import WELL_SET, english_left, headings, road_figures, text_faults
 from .naturals import LONG_STREAKS, NaturalShoe
 
 LIVE = "#connection.connection-live"
@@ -35,16 +35,17 @@ def shoes(server: LiveServer) -> dict[str, str]:
     """Two tables: a whole shoe dealt by the rules to the cut card, and a long-streak shoe."""
     server.table("full-shoe", "Baccarat 1")
     server.post("full-shoe", "shoes")
-    shoe = DealingShoe.shuffled(rng=random.Random(80))
+    shoe, dealt = DealingShoe.shuffled(rng=random.Random(80)), []
     while not shoe.finished:
         outcome = shoe.deal()
-        dealt = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
-        server.post("full-shoe", "rounds", dealt)
+        dealt.append(
+            {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
+        )
+    server.record("full-shoe", dealt)  # the table's history before its pages open: at once
     server.table("long-streaks", "Squeeze Baccarat 6")
     server.post("long-streaks", "shoes")
     naturals = NaturalShoe()
-    for winner in LONG_STREAKS:
-        server.post("long-streaks", "rounds", naturals.round(winner))
+    server.record("long-streaks", [naturals.round(winner) for winner in LONG_STREAKS])
     return {"an 80-round shoe": "full-shoe", "a long-streak shoe": "long-streaks"}
 
 
@@ -106,7 +107,7 @@ def test_the_table_page_at_each_size_in_three_languages(
             else:
                 assert english_left(page, english) == [], f"{language}: English left"
             assert page_width(page) <= width, "the page scrolls sideways"
-            assert text_collisions(page, "main") == [] and text_cut(page, "main") == [], language
+            assert text_faults(page, "main") == WELL_SET, language
             figures = road_figures(page)
             for name, road in figures.items():
                 assert road["boxLeft"] <= road["newestX"] <= road["boxRight"], f"{name}: newest column out of view"
