@@ -68,20 +68,10 @@ WELL_SET = {"collisions": [], "cut": []}  # what :func:`text_faults` finds on a 
 
 
 def text_faults(page: Any, scope: str) -> dict[str, list[str]]:
-    """Both at once, from one measuring of the page (each measuring walks every text and
-    its ancestors): ``collisions``, as :func:`text_collisions` finds them, and ``cut``,
-    as :func:`text_cut` does."""
+    """The texts under ``scope`` as shown, from one walk of them and their ancestors:
+    ``collisions``, pairs that overlap or touch ("BANKER | 7"), and ``cut``, those an
+    ancestor cuts off in part (a name ending in "…")."""
     return page.evaluate(TEXT_JS, scope)
-
-
-def text_collisions(page: Any, scope: str) -> list[str]:
-    """Pairs of texts under ``scope`` that overlap or touch ("BANKER | 7"), as shown."""
-    return page.evaluate(TEXT_JS, scope)["collisions"]
-
-
-def text_cut(page: Any, scope: str) -> list[str]:
-    """Texts under ``scope`` that an ancestor cuts off in part (a name ending in "…")."""
-    return page.evaluate(TEXT_JS, scope)["cut"]
 
 
 @dataclass(frozen=True)
