@@ -117,8 +117,7 @@
   }
 
   // What a pushed data-change brings a chart's figure (tables/templatetags/cards.py's
-  // figure_change): its traces in order, each whole (its y may come as "dy": the first in
-  // hundredths, then each one's step from the one before) or the one at "=" with its
+  // figure_change): its traces in order, each whole or the one at "=" with its
   // changed keys ("+key": values added at the end), or, when each trace gained one
   // point, those points ("+y") and any other change ("set"); and the layout's changed
   // keys ({"~": keys}: the changed keys of an object).
@@ -127,16 +126,6 @@
       var value = keys[key];
       if (value && value["~"]) merge(into[key], value["~"]); else into[key] = value;
     });
-  }
-  function whole(trace) {
-    if (!trace.dy) return trace;
-    var line = {}, sum = 0;
-    Object.keys(trace).forEach(function (key) {
-      if (key !== "dy") line[key] = trace[key];
-      // Whole hundredths added up, then divided once: the number "-13.03" parses to.
-      else line.y = trace.dy.map(function (step) { sum += step; return sum / 100; });
-    });
-    return line;
   }
   function apply(was, trace) {
     Object.keys(trace).forEach(function (key) {
@@ -154,7 +143,7 @@
       (change.set || []).forEach(function (trace) { apply(figure.data[trace["="]], trace); });
     } else {
       figure.data = change.data.map(function (trace) {
-        return "=" in trace ? apply(figure.data[trace["="]], trace) : whole(trace);
+        return "=" in trace ? apply(figure.data[trace["="]], trace) : trace;
       });
     }
     merge(figure.layout, change.layout);

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 from fractions import Fraction
 from typing import Any
@@ -185,8 +184,7 @@ def chart_json(figure: dict[str, Any], element_id: str) -> SafeString:
 def figure_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any] | None:
     """What turns the chart ``before`` into ``after``, both as :func:`chart_json` writes
     them, for static/js/live.js: ``data``, ``after``'s traces in order, each either whole
-    (a line the chart did not draw; its y as :func:`_steps` writes them when they are
-    hundredths) or ``{"=": its place in before}`` with the keys that changed (``+key``:
+    (a line the chart did not draw) or ``{"=": its place in before}`` with the keys that changed (``+key``:
     values added at the end of a list that grew); and ``layout``, the layout's keys that
     changed (``{"~": ...}``: the keys that changed of an object). When every line gained
     one point, ``data`` is written shorter (:func:`_one_point_each`). None when a key of
@@ -198,7 +196,7 @@ def figure_change(before: dict[str, Any], after: dict[str, Any]) -> dict[str, An
     for trace in (_compact(t) for t in after["data"]):
         place, was = old.get(trace.get("name"), (None, None))
         if was is None or place is None or was.keys() != trace.keys():
-            traces.append(_steps(trace))
+            traces.append(trace)
             continue
         change: dict[str, Any] = {"=": place}
         for key, value in trace.items():
@@ -220,24 +218,6 @@ def _one_point_each(traces: list[dict[str, Any]]) -> dict[str, Any]:
     rest = [{key: value for key, value in t.items() if key != "+y"} for t in traces]
     more = [t for t in rest if len(t) > 1]
     return {"+y": [t["+y"][0] for t in traces], **({"set": more} if more else {})}
-
-
-def _steps(trace: dict[str, Any]) -> dict[str, Any]:
-    """A whole trace whose y are all hundredths (the odds chart's returns; a count or a
-    share too) with them as ``dy``: the first in hundredths, then each one's step from the
-    one before, which static/js/live.js adds up again. A line that joins the odds chart
-    late in a shoe is 80 points: its steps are a digit or two where its values are five
-    or six."""
-    y = trace.get("y")
-    if not isinstance(y, list) or not all(_is_hundredths(v) for v in y):
-        return trace
-    hundredths = [round(v * 100) for v in y]
-    steps = hundredths[:1] + [b - a for a, b in itertools.pairwise(hundredths)]
-    return {("dy" if key == "y" else key): (steps if key == "y" else value) for key, value in trace.items()}
-
-
-def _is_hundredths(value: Any) -> bool:
-    return isinstance(value, (int, float)) and not isinstance(value, bool) and round(value * 100) / 100 == value
 
 
 def _changed(before: dict[str, Any], after: dict[str, Any]) -> dict[str, Any]:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import itertools
 import json
 import re
 from pathlib import Path
@@ -221,9 +220,6 @@ def applied(page_json: str, change: dict) -> dict:
         return figure
     traces = []
     for trace in change["data"]:
-        if "dy" in trace:  # a whole line's values as steps in hundredths, added up again
-            y = [total / 100 for total in itertools.accumulate(trace["dy"])]
-            trace = {("y" if key == "dy" else key): (y if key == "dy" else value) for key, value in trace.items()}
         if "=" not in trace:
             traces.append(trace)
             continue
@@ -299,8 +295,8 @@ def test_a_push_changes_a_chart_by_its_new_points_and_changed_values_into_the_fi
     change = figure_change(before, after)
     assert change is not None
     assert change["data"][0] == {"=": 0, "+y": [-2.0]}  # one point more on a line the page has
-    # A line it had not: whole, its values as steps in hundredths, and nothing every line shares.
-    assert change["data"][2] == {"name": "Perfect Pair", "dy": [-1300] + [0] * 39 + [4300], **LOOK_OF_PERFECT_PAIR}
+    # A line it had not: whole, and nothing every line shares.
+    assert change["data"][2] == {"name": "Perfect Pair", "y": [-13.0] * 40 + [30.0], **LOOK_OF_PERFECT_PAIR}
     assert json.loads(page_figure(after, "chart-odds")) == applied(page_figure(before, "chart-odds"), change)
     for build in (charts.shares_figure, charts.running_figure):
         old, new = build(STATS), build(shoe_stats(PlayedRound(winner=w) for w in (B, B, P, T, B, P)))
