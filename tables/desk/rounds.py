@@ -3,10 +3,12 @@ voids it, and the form that cancels a round still being dealt (a misdeal)."""
 
 from __future__ import annotations
 
+import functools
 from typing import Any, NamedTuple
 
 from django import forms
-from django.utils.html import format_html_join
+from django.utils.html import format_html
+from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
@@ -15,6 +17,7 @@ from roads.engine import Roads
 
 from .. import selectors
 from ..game.bets import BetType
+from ..game.cards import Card
 from ..game.outcome import Winner
 from ..labels import bet_label
 from ..models import Round
@@ -51,9 +54,14 @@ class CancelForm(forms.Form):
 def cards_html(cards: tuple) -> str:
     """A hand's cards as admin lists show them, hearts and diamonds red (admin.css colours
     them for admin's light and dark themes)."""
-    return format_html_join(
-        " ", "<span class='{}'>{}</span>", ((("suit-red" if c.suit.is_red else "suit-black"), c.label) for c in cards)
-    )
+    return mark_safe(" ".join(_card_html(card) for card in cards))  # each part escaped by format_html
+
+
+@functools.cache
+def _card_html(card: Card) -> SafeString:
+    """One card's markup, made once: a list page shows about 250 (escaping each anew was a
+    tenth of the page)."""
+    return format_html("<span class='{}'>{}</span>", "suit-red" if card.suit.is_red else "suit-black", card.label)
 
 
 def _odds_rows(odds: dict[str, Any]) -> list[tuple[str, float]]:

@@ -156,3 +156,14 @@ def test_the_lists_checkboxes_are_admins_own_markup_written_directly(baccarat_1)
         obj = round_ if model is Round else round_.shoe
         with translation.override("zh-hant"):
             assert plain.action_checkbox(obj) == admin.ModelAdmin.action_checkbox(plain, obj)
+
+
+def test_the_rounds_list_shows_each_card_of_a_hand_in_its_colour(baccarat_1) -> None:
+    table, _token = baccarat_1
+    services.shoe_start(table=table)
+    recorded = services.round_record(table=table, player=["AH", "10S"], banker=["KD", "9C"]).round
+    cell = str(RoundAdmin(Round, site).hands(recorded))
+    red, black = "<span class='suit-red'>{}</span>", "<span class='suit-black'>{}</span>"
+    player = f"{red.format('A♥')} {black.format('10♠')} <b>1</b>"
+    banker = f"{red.format('K♦')} {black.format('9♣')} <b>9</b>"
+    assert cell == f'<span class="desk-nowrap">{player}</span> · <span class="desk-nowrap">{banker}</span>'
