@@ -10,12 +10,13 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass
 from datetime import date
-from typing import Any
+from typing import Any, NamedTuple
 
 from django import forms
 from django.conf import settings
 from django.core.paginator import Paginator
-from django.db.models import Count, F, FloatField, QuerySet, Sum, Window
+from django.db import connection
+from django.db.models import Count, F, FloatField, Min, QuerySet, Sum, Window
 from django.db.models.fields.json import KT
 from django.db.models.functions import Cast, Coalesce, Mod, RowNumber
 from django.utils.translation import gettext as _
@@ -120,22 +121,21 @@ def report(selection: Selection, page: int | str = 1) -> dict[str, Any]:
     overall = Tally(totals["rounds"] or 0, {event: totals[event] or 0 for event in EVENTS})
     # A shoe of one day in range keeps that day's figures; one dealt across midnight is
     # joined from its days (runs across the seam, its p-value tested again).
-    spread_ids = list(
-        days.order_by().values("shoe_id").annotate(n=Count("pk")).filter(n__gt=1).values_list("shoe_id", flat=True)
-    )
+    in_range = _shoes_of(days)
+    spread_ids = [shoe.shoe_id for shoe in in_range if shoe.days > 1]
     spread = shoe_sums(days.filter(shoe_id__in=spread_ids)) if spread_ids else {}
-    whole_days = days.exclude(shoe_id__in=spread_ids)
-    ended = Counter[int]()  # a shoe's last run may not have ended: left out
-    for (lengths,) in whole_days.values_list("ended").iterator(chunk_size=ROWS_A_CHUNK):
-        for length, n in lengths.items():
-            ended[int(length)] += n
+    ended = _runs_ended(days.exclude(shoe_id__in=spread_ids))  # a shoe's last run may not have ended: left out
     for shoe in spread.values():
         ended += shoe.summary.runs.ended
-    flagged_ids = set(whole_days.filter(lowest_p__lt=selection.threshold).values_list("shoe_id", flat=True))
+    flagged_ids = {
+        shoe.shoe_id
+        for shoe in in_range
+        if shoe.days == 1 and shoe.lowest_p is not None and shoe.lowest_p < selection.threshold
+    }
     flagged_ids |= {
         i for i, shoe in spread.items() if shoe.lowest_p is not None and shoe.lowest_p < selection.threshold
     }
-    ordered = list(dict.fromkeys(days.values_list("shoe_id", flat=True)))  # table, shoe number; once each
+    ordered = [shoe.shoe_id for shoe in in_range]  # table, shoe number
     flagged = [i for i in ordered if i in flagged_ids]
     listed = Paginator([*flagged, *(i for i in ordered if i not in flagged_ids)], SHOES_A_PAGE).get_page(page)
     shown = Shoe.objects.select_related("table").in_bulk(list(listed.object_list))
@@ -144,7 +144,7 @@ def report(selection: Selection, page: int | str = 1) -> dict[str, Any]:
         ShoeReport(shown[i], sums[i].summary.tally.frequencies(full_shoe_rates(sums[i].decks)), i in flagged_ids)
         for i in listed.object_list
     ]
-    decks = set(days.order_by().values_list("shoe__decks", flat=True).distinct()) or {8}
+    decks = {shoe.decks for shoe in in_range} or {8}
     rates = full_shoe_rates(decks.pop() if len(decks) == 1 else 8)
     return {
         "rounds": overall.rounds,
@@ -155,6 +155,34 @@ def report(selection: Selection, page: int | str = 1) -> dict[str, Any]:
         "streaks": _streaks(ended, rates),
         "flat_bets": _flat_bets(selection, overall.rounds),
     }
+
+
+class ShoeInRange(NamedTuple):
+    shoe_id: int
+    decks: int
+    days: int  # its days in range: more than one for a shoe dealt across midnight
+    lowest_p: float | None  # its day's, for a shoe of one day
+
+
+def _shoes_of(days: QuerySet[ShoeDay]) -> list[ShoeInRange]:
+    """Each shoe of the shoe days, once, by table and shoe number: one grouped query."""
+    shoes = days.order_by("shoe__table__slug", "shoe__number").values_list("shoe_id", "shoe__decks")
+    return [ShoeInRange(*row) for row in shoes.annotate(Count("pk"), Min("lowest_p"))]
+
+
+# Each shoe day's ``ended`` (run length -> runs), a row a length, by the database's JSON
+# functions: about 14,000 objects at a year of history, each decoded here before.
+_JSON_EACH = {"postgresql": "jsonb_each_text", "sqlite": "json_each"}
+
+
+def _runs_ended(days: QuerySet[ShoeDay]) -> Counter[int]:
+    """The runs ended in ``days``, summed by length in the database."""
+    sql, params = days.order_by().values("ended").query.sql_with_params()
+    each = _JSON_EACH[connection.vendor]
+    with connection.cursor() as cursor:
+        summed = "SELECT runs.key, SUM(CAST(runs.value AS INTEGER))"
+        cursor.execute(f"{summed} FROM ({sql}) days, {each}(days.ended) runs GROUP BY runs.key", params)
+        return Counter({int(length): n for length, n in cursor.fetchall()})
 
 
 def _flat_bets(selection: Selection, rounds: int) -> tuple[list[int], dict[str, list[float]]]:
