@@ -389,6 +389,9 @@ def fanout(
             "server memory for its first pages, MiB a server": first_pages,
             "server memory since start per connection, KiB": since_start,
             **cpu_figures(cpu),
+            # The HTTP side's per round (issue 33's figure): gunicorn's workers record each
+            # round and render and send its pushes; the Celery worker's odds are not in it.
+            "HTTP side's CPU per recorded round, ms": 1000 * cpu["http"] * elapsed / max(1, len(posted)),
             "websocket processes' CPU, s": cpu["ws"] * elapsed,
             "client CPU (both client processes), % of one core": 100 * clients_cpu,
             "rounds posted": len(posted),

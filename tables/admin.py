@@ -112,6 +112,7 @@ class ShoeAdmin(lists.PlainCheckboxes, admin.ModelAdmin):
     list_select_related = ["table", "round_in_progress"]
     show_full_result_count = False  # "N of M" would count every shoe on every page view
     paginator = lists.EstimatedCountPaginator
+    list_per_page = 50  # as the rounds' list: a row's cells cost most of a page
     ordering = ["-started_at", "-pk"]  # newest first: a reviewer looks at recent shoes
     readonly_fields = [f.name for f in Shoe._meta.fields]  # the tally above all: recording keeps it
     actions = ["cancel_rounds_in_progress"]
