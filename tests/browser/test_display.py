@@ -281,6 +281,95 @@ def test_the_display_runs_for_days_its_memory_bounded_over_500_rounds_and_severa
         assert off_screen(page) == []
 
 
+def next_three_cards_each(dealer: Dealer, history: int) -> dict[str, list[str]]:
+    """Record at least ``history`` rounds of a new shoe, up to the next round where each
+    hand takes a third card (the widest last round a display shows), and give that
+    round's cards, not yet posted."""
+    dealer.new_shoe()
+    assert dealer.shoe is not None
+    dealt: list[dict[str, list[str]]] = []
+    while True:
+        outcome = dealer.shoe.deal()
+        if len(dealt) >= history and len(outcome.player_cards) == len(outcome.banker_cards) == 3:
+            dealer.server.record(dealer.slug, dealt)
+            return cards(outcome)
+        dealt.append(cards(outcome))
+
+
+def clipped_in_last_round(page: Any) -> list[str]:
+    """What of the last round's panel its box cuts off: a hand, a card or the verdict."""
+    return page.evaluate(
+        """() => {
+            const panel = document.getElementById('last-round').getBoundingClientRect();
+            return [...document.querySelectorAll('#last-round .hand, #last-round .card, #last-round .verdict')]
+                .filter(el => { const r = el.getBoundingClientRect();
+                    return r.left < panel.left - 0.5 || r.right > panel.right + 0.5
+                        || r.top < panel.top - 0.5 || r.bottom > panel.bottom + 0.5; })
+                .map(el => el.className + ' ' + el.textContent.trim());
+        }"""
+    )
+
+
+def stacked_faults(page: Any) -> list[str]:
+    """On a phone the display is one column: each part below the one before, none wider
+    than the screen, none overlapping another."""
+    return page.evaluate(
+        """() => {
+            const parts = ['#game-info', '#last-round', '#stats',
+                           ...[...document.querySelectorAll('#display svg.road')].map(s => '#' + s.id)];
+            const boxes = parts.map(s => [s, document.querySelector(s).getBoundingClientRect()])
+                .sort((a, b) => a[1].top - b[1].top);
+            const faults = [];
+            boxes.forEach(([s, r], i) => {
+                if (r.width === 0 || r.height === 0) faults.push(s + ' is empty');
+                if (r.left < -0.5 || r.right > innerWidth + 0.5) faults.push(s + ' is wider than the screen');
+                const next = boxes[i + 1];
+                if (next && next[1].top < r.bottom - 0.5) faults.push(s + ' overlaps ' + next[0]);
+            });
+            return faults;
+        }"""
+    )
+
+
+def test_on_a_desktop_the_display_fits_the_window_hands_of_three_cards_whole(server: LiveServer, browser: Any) -> None:
+    slug = "display-desktop"
+    table_with_limits(server, slug, "Baccarat 10")
+    widest = next_three_cards_each(Dealer(server, slug, seed=18), history=50)
+    width, height = SIZES["desktop"]
+    with sized_page(browser, "desktop") as page:
+        page.goto(f"{server.url}/tables/{slug}/display/")
+        page.wait_for_selector(LIVE)
+        number = server.post(slug, "rounds", widest)["round"]["number"]
+        shows_round(page, number)
+        screenshot(page, "display-desktop", full_page=False)
+        assert page_width(page) <= width
+        assert page.evaluate("document.documentElement.scrollHeight") <= height  # nothing to scroll
+        assert off_screen(page) == [], "the counts keep to their column"
+        assert page.locator("#last-round .card.third").count() == 2
+        assert clipped_in_last_round(page) == [], "both hands side by side, the verdict below them"
+
+
+def test_on_a_phone_the_display_is_one_column_that_scrolls_every_part_whole(server: LiveServer, browser: Any) -> None:
+    slug = "display-phone"
+    table_with_limits(server, slug, "Baccarat 11")
+    widest = next_three_cards_each(Dealer(server, slug, seed=18), history=50)
+    width, _height = SIZES["phone-360"]
+    with sized_page(browser, "phone-360") as page:
+        page.goto(f"{server.url}/tables/{slug}/display/")
+        page.wait_for_selector(LIVE)
+        number = server.post(slug, "rounds", widest)["round"]["number"]
+        shows_round(page, number)
+        screenshot(page, "display-phone-360", full_page=True)
+        assert page_width(page) <= width
+        assert stacked_faults(page) == []
+        assert clipped_in_last_round(page) == []
+        assert count(page, "Rounds") == str(number)
+        counts = "[...document.querySelectorAll('#stats dd:not(.pct)')]"
+        sizes = page.evaluate(f"{counts}.map(d => parseFloat(getComputedStyle(d).fontSize))")
+        assert min(sizes) >= 24, "the counts read at arm's length"
+        assert min(road_cells(page).values()) >= 5
+
+
 def road_fill(page: Any) -> dict[str, float]:
     """How much of its box each road's board fills across (1: all of it)."""
     return page.evaluate(
