@@ -158,6 +158,8 @@ def report(selection: Selection, page: int | str = 1) -> dict[str, Any]:
 
 
 class ShoeInRange(NamedTuple):
+    """A shoe as the review's range holds it: what ordering, flagging and joining need."""
+
     shoe_id: int
     decks: int
     days: int  # its days in range: more than one for a shoe dealt across midnight
@@ -171,7 +173,7 @@ def _shoes_of(days: QuerySet[ShoeDay]) -> list[ShoeInRange]:
 
 
 # Each shoe day's ``ended`` (run length -> runs), a row a length, by the database's JSON
-# functions: about 14,000 objects at a year of history, each decoded here before.
+# functions: about 14,000 objects at a month of history (1 M rounds), decoded here before.
 _JSON_EACH = {"postgresql": "jsonb_each_text", "sqlite": "json_each"}
 
 
