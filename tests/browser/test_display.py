@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -281,19 +282,26 @@ def test_the_display_runs_for_days_its_memory_bounded_over_500_rounds_and_severa
         assert off_screen(page) == []
 
 
-def next_three_cards_each(dealer: Dealer, history: int) -> dict[str, list[str]]:
-    """Record at least ``history`` rounds of a new shoe, up to the next round where each
-    hand takes a third card (the widest last round a display shows), and give that
-    round's cards, not yet posted."""
+@contextmanager
+def showing_three_cards_each(server: LiveServer, browser: Any, size: str, name: str) -> Iterator[tuple[Any, int]]:
+    """A display of a new table ``name`` at ``size``, open on 50 rounds or so of a shoe,
+    then pushed the next round where each hand takes a third card (the widest last round
+    a display shows): the page, and that round's number once the page shows it."""
+    slug = f"display-{size}"
+    table_with_limits(server, slug, name)
+    dealer = Dealer(server, slug, seed=18)
     dealer.new_shoe()
     assert dealer.shoe is not None
-    dealt: list[dict[str, list[str]]] = []
-    while True:
-        outcome = dealer.shoe.deal()
-        if len(dealt) >= history and len(outcome.player_cards) == len(outcome.banker_cards) == 3:
-            dealer.server.record(dealer.slug, dealt)
-            return cards(outcome)
-        dealt.append(cards(outcome))
+    dealt = [cards(dealer.shoe.deal()) for _ in range(50)]
+    while len((widest := dealer.shoe.deal()).player_cards) != 3 or len(widest.banker_cards) != 3:
+        dealt.append(cards(widest))
+    server.record(slug, dealt)
+    with sized_page(browser, size) as page:
+        page.goto(f"{server.url}/tables/{slug}/display/")
+        page.wait_for_selector(LIVE)
+        number = server.post(slug, "rounds", cards(widest))["round"]["number"]
+        shows_round(page, number)
+        yield page, number
 
 
 def clipped_in_last_round(page: Any) -> list[str]:
@@ -332,15 +340,8 @@ def stacked_faults(page: Any) -> list[str]:
 
 
 def test_on_a_desktop_the_display_fits_the_window_hands_of_three_cards_whole(server: LiveServer, browser: Any) -> None:
-    slug = "display-desktop"
-    table_with_limits(server, slug, "Baccarat 10")
-    widest = next_three_cards_each(Dealer(server, slug, seed=18), history=50)
     width, height = SIZES["desktop"]
-    with sized_page(browser, "desktop") as page:
-        page.goto(f"{server.url}/tables/{slug}/display/")
-        page.wait_for_selector(LIVE)
-        number = server.post(slug, "rounds", widest)["round"]["number"]
-        shows_round(page, number)
+    with showing_three_cards_each(server, browser, "desktop", "Baccarat 10") as (page, _number):
         screenshot(page, "display-desktop", full_page=False)
         assert page_width(page) <= width
         assert page.evaluate("document.documentElement.scrollHeight") <= height  # nothing to scroll
@@ -350,15 +351,8 @@ def test_on_a_desktop_the_display_fits_the_window_hands_of_three_cards_whole(ser
 
 
 def test_on_a_phone_the_display_is_one_column_that_scrolls_every_part_whole(server: LiveServer, browser: Any) -> None:
-    slug = "display-phone"
-    table_with_limits(server, slug, "Baccarat 11")
-    widest = next_three_cards_each(Dealer(server, slug, seed=18), history=50)
     width, _height = SIZES["phone-360"]
-    with sized_page(browser, "phone-360") as page:
-        page.goto(f"{server.url}/tables/{slug}/display/")
-        page.wait_for_selector(LIVE)
-        number = server.post(slug, "rounds", widest)["round"]["number"]
-        shows_round(page, number)
+    with showing_three_cards_each(server, browser, "phone-360", "Baccarat 11") as (page, number):
         screenshot(page, "display-phone-360", full_page=True)
         assert page_width(page) <= width
         assert stacked_faults(page) == []
