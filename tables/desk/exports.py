@@ -13,7 +13,7 @@ import csv
 import io
 import itertools
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
 from django.contrib.auth import get_user_model
@@ -22,7 +22,7 @@ from django.db.models import QuerySet, TextField
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 
-from ..models import Round, RoundAudit
+from ..models import Round, RoundAudit, Shoe
 from .review import Selection
 
 EXPORT_FIELDS = [
@@ -204,28 +204,42 @@ def _col(table: str, name: str) -> str:
     return f'{table}."{name}"'
 
 
-_AUDIT_OF_ROUND = f'FROM "tables_roundaudit" a WHERE a.round_id = {_col(ROUND, "id")}'
+Column = Callable[[str, str], str]  # a table's column, as a query names it
 
 
-def _if_voided(sql: str, otherwise: str = "NULL") -> str:
+def _audit_of_round(col: Column) -> str:
+    return f'FROM "tables_roundaudit" a WHERE a.round_id = {col(ROUND, "id")}'
+
+
+def _if_voided(col: Column, sql: str, otherwise: str = "NULL") -> str:
     # A void is the one audited action, and only a voided round names who voided it: the
     # subqueries are asked of those alone (a few in a million), not of every round.
-    return f"CASE WHEN {_col(ROUND, 'voided')} THEN {sql} ELSE {otherwise} END"
+    return f"CASE WHEN {col(ROUND, 'voided')} THEN {sql} ELSE {otherwise} END"
+
+
+def _voided_by(col: Column) -> str:
+    users = get_user_model()._meta.db_table
+    return f'(SELECT u."username" FROM "{users}" u WHERE u."id" = {col(ROUND, "voided_by_id")})'
+
+
+def _voided_at(col: Column) -> str:
+    voided_at = col(ROUND, "voided_at")
+    return f"CASE WHEN {voided_at} IS NULL THEN NULL ELSE {_iso(voided_at)} END"
+
+
+def _perfect(col: Column) -> str:
+    return f"({col(ROUND, 'player_perfect_pair')} OR {col(ROUND, 'banker_perfect_pair')})"
 
 
 _AUDIT_TEXT = (
     f"(SELECT string_agg({_iso('a.at')} || ' ' || a.action || ' by ' || a.username || ': ' || a.reason, ' | '"
-    f" ORDER BY a.at DESC, a.id DESC) {_AUDIT_OF_ROUND})"
+    f" ORDER BY a.at DESC, a.id DESC) {_audit_of_round(_col)})"
 )
 _BETS_TEXT = (
     "(SELECT string_agg(b.key || '=' || (b.value ->> 'result') || ':' || COALESCE(b.value ->> 'pays', 'None'), ' '"
     f" ORDER BY b.n) FROM jsonb_each({_col(ROUND, 'bets')}) WITH ORDINALITY AS b(key, value, n))"
 )
-_VOIDED_BY = (
-    f'(SELECT u."username" FROM "{get_user_model()._meta.db_table}" u WHERE u."id" = {_col(ROUND, "voided_by_id")})'
-)
 _FLAGS = ("player_pair", "banker_pair", "player_natural", "banker_natural", "voided")
-_PERFECT = f"({_col(ROUND, 'player_perfect_pair')} OR {_col(ROUND, 'banker_perfect_pair')})"
 _CSV_CELLS = {
     "id": _col(ROUND, "round_id"),
     "table": _cell(_col(TABLE, "slug")),
@@ -239,44 +253,67 @@ _CSV_CELLS = {
     "banker_score": _col(ROUND, "banker_score"),
     "winner": _col(ROUND, "winner"),
     **{flag: _yes_no(_col(ROUND, flag)) for flag in _FLAGS},
-    "perfect_pair": _yes_no(_PERFECT),
+    "perfect_pair": _yes_no(_perfect(_col)),
     "void_reason": _cell(_col(ROUND, "void_reason")),
-    "voided_by": _cell(_if_voided(_VOIDED_BY)),
-    "voided_at": f"CASE WHEN {_col(ROUND, 'voided_at')} IS NULL THEN NULL ELSE {_iso(_col(ROUND, 'voided_at'))} END",
-    "audit": _cell(_if_voided(_AUDIT_TEXT)),
+    "voided_by": _cell(_if_voided(_col, _voided_by(_col))),
+    "voided_at": _voided_at(_col),
+    "audit": _cell(_if_voided(_col, _AUDIT_TEXT)),
     "bets": _BETS_TEXT,
 }
+
+# The JSON export reads the selection's shoes in order, then each one's rounds in it by
+# their index on (shoe, number), and builds each round's object from them: nothing is
+# sorted but the shoes (and a shoe's rounds, in memory). As one query over the rounds and
+# their shoes, as the CSV is, PostgreSQL built the objects first and sorted them, a
+# million of 1.2 KB on disk: 16 s of the JSON at 1 M rounds against 13 s this way. The
+# CSV's lines, a third of that size, came no faster this way (0.98-1.06 of the time).
+_ROUND_COLUMNS = (
+    "id", "round_id", "number", "created_at", "dealer_name", "winner", "voided", "void_reason", "player_cards",
+    "banker_cards", "player_score", "banker_score", "player_pair", "banker_pair", "player_perfect_pair",
+    "banker_perfect_pair", "player_natural", "banker_natural", "voided_by_id", "voided_at", "bets",
+)  # fmt: skip
+_SHOE_COLUMNS = {(SHOE, "id"): "id", (SHOE, "number"): "number", (TABLE, "slug"): "table__slug"}  # named as read
+
+
+def _read(table: str, name: str) -> str:
+    """A column as the JSON export's query names it: a shoe's (and its table's) from the
+    ordered shoes, a round's from that shoe's rounds."""
+    return f'shoes."{_SHOE_COLUMNS[table, name]}"' if table != ROUND else f'rounds."{name}"'
+
+
 _JSON_OBJECT = (
     "json_build_object("
     + ", ".join(
         f"'{name}', {value}"
         for name, value in {
-            "id": _col(ROUND, "round_id"),
-            "shoe": _col(SHOE, "number"),
-            "number": _col(ROUND, "number"),
-            "created_at": _iso(_col(ROUND, "created_at")),
-            "dealer": _col(ROUND, "dealer_name"),
-            "winner": _col(ROUND, "winner"),
-            "voided": _col(ROUND, "voided"),
-            "void_reason": _col(ROUND, "void_reason"),
-            "table": _col(TABLE, "slug"),
-            "player_cards": _codes_json(_col(ROUND, "player_cards")),
-            "banker_cards": _codes_json(_col(ROUND, "banker_cards")),
-            "player_score": _col(ROUND, "player_score"),
-            "banker_score": _col(ROUND, "banker_score"),
-            "player_pair": _col(ROUND, "player_pair"),
-            "banker_pair": _col(ROUND, "banker_pair"),
-            "perfect_pair": _PERFECT,
-            "player_natural": _col(ROUND, "player_natural"),
-            "banker_natural": _col(ROUND, "banker_natural"),
-            "voided_by": _if_voided(_VOIDED_BY),
-            "voided_at": _CSV_CELLS["voided_at"],
+            "id": _read(ROUND, "round_id"),
+            "shoe": _read(SHOE, "number"),
+            "number": _read(ROUND, "number"),
+            "created_at": _iso(_read(ROUND, "created_at")),
+            "dealer": _read(ROUND, "dealer_name"),
+            "winner": _read(ROUND, "winner"),
+            "voided": _read(ROUND, "voided"),
+            "void_reason": _read(ROUND, "void_reason"),
+            "table": _read(TABLE, "slug"),
+            "player_cards": _codes_json(_read(ROUND, "player_cards")),
+            "banker_cards": _codes_json(_read(ROUND, "banker_cards")),
+            "player_score": _read(ROUND, "player_score"),
+            "banker_score": _read(ROUND, "banker_score"),
+            "player_pair": _read(ROUND, "player_pair"),
+            "banker_pair": _read(ROUND, "banker_pair"),
+            "perfect_pair": _perfect(_read),
+            "player_natural": _read(ROUND, "player_natural"),
+            "banker_natural": _read(ROUND, "banker_natural"),
+            "voided_by": _if_voided(_read, _voided_by(_read)),
+            "voided_at": _voided_at(_read),
             "audit": _if_voided(
+                _read,
                 "COALESCE((SELECT json_agg(json_build_object('action', a.action, 'by', a.username, 'at', "
-                f"{_iso('a.at')}, 'reason', a.reason) ORDER BY a.at DESC, a.id DESC) {_AUDIT_OF_ROUND}), '[]'::json)",
+                f"{_iso('a.at')}, 'reason', a.reason) ORDER BY a.at DESC, a.id DESC) {_audit_of_round(_read)}),"
+                " '[]'::json)",
                 "'[]'::json",
             ),
-            "bets": _col(ROUND, "bets"),
+            "bets": _read(ROUND, "bets"),
         }.items()
     )
     + ")::text"
@@ -318,13 +355,30 @@ def _gathered(blocks: Iterable[bytes | memoryview]) -> Iterator[bytes]:
     yield bytes(gathered)
 
 
+def _in_order(selection: Selection) -> tuple[str, tuple[Any, ...]]:
+    """The selection's rounds in its order (:meth:`Selection.rounds`) as a query of the
+    columns an object is built from: its shoes in order, and for each one, its rounds in
+    the selection, by number. The ORM writes the filters."""
+    shoes = Shoe.objects.order_by("table__slug", "number")
+    if selection.start is not None or selection.end is not None:
+        shoes = shoes.filter(pk__in=selection.rounds().values("shoe_id"))  # by the rounds' index on their time
+    elif selection.table is not None:
+        shoes = shoes.filter(table=selection.table)
+    shoe_sql, shoe_params = shoes.values_list(*_SHOE_COLUMNS.values()).query.sql_with_params()
+    rounds = selection.rounds().select_related(None).filter(shoe_id=RawSQL('shoes."id"', ())).order_by("number")
+    round_sql, round_params = rounds.values_list(*_ROUND_COLUMNS).query.sql_with_params()
+    order = ", ".join(_read(*column) for column in ((TABLE, "slug"), (SHOE, "number"), (ROUND, "number")))
+    sql = f"SELECT {_JSON_OBJECT} FROM ({shoe_sql}) shoes CROSS JOIN LATERAL ({round_sql}) rounds ORDER BY {order}"
+    return sql, (*shoe_params, *round_params)
+
+
 def json_built(selection: Selection) -> Iterator[bytes]:
-    """The JSON, each round's object built by PostgreSQL and copied out a block at a time.
-    COPY's CSV format with a delimiter and a quote no JSON text holds raw (jsonb escapes
-    every control character) gives each object as it is, one a line: the line ends become
-    the commas between them."""
-    sql, params = _selected(selection, {"round_object": _JSON_OBJECT}).query.sql_with_params()
-    copy_sql = f"COPY ({sql}) TO STDOUT WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')"
+    """The JSON, each round's object built by PostgreSQL (:func:`_in_order`) and copied
+    out a block at a time. COPY's CSV format with a delimiter and a quote no JSON text
+    holds raw (jsonb escapes every control character) gives each object as it is, one a
+    line: the line ends become the commas between them."""
+    built, params = _in_order(selection)
+    copy_sql = f"COPY ({built}) TO STDOUT WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')"
     yield b"["
     held = b""  # the last line end: a comma unless it ends the array
     with connection.cursor() as cursor, cursor.copy(copy_sql, params) as copy:

@@ -8,7 +8,7 @@ import csv
 import io
 import json
 from collections.abc import Iterator
-from datetime import UTC, datetime
+from datetime import UTC, datetime, timedelta
 from unittest import mock
 
 from django.contrib.auth.models import User
@@ -86,3 +86,39 @@ def test_an_export_over_the_limit_asks_for_a_shorter_date_range_and_streams_noth
         assert client.get(path, {"start": "2026-01-01"}).json()["errors"][0]["field"] == "end"
     settings.EXPORT_MAX_ROUNDS = 3
     assert client.get("/review/rounds.csv").status_code == 200
+
+
+def test_the_database_builds_the_json_in_the_rounds_order_for_any_table_and_date_range(
+    baccarat_1, staff_reviewer: User
+) -> None:
+    """Tables by name, their shoes by number, each shoe's rounds by number: the order of
+    the rounds as written, whichever tables, shoes and days a selection holds."""
+    later_table, _ = baccarat_1
+    first_table, _ = services.table_create(slug="aaa-first", name="First by name", dealer_name="Bo")
+    days = [datetime(2026, 11, day, 11, 0, tzinfo=UTC) for day in (20, 21, 22)]
+    for table in (later_table, first_table):
+        for day in days:  # a shoe a day, with rounds on that day and the next
+            with mock.patch("django.utils.timezone.now", return_value=day):
+                services.shoe_start(table=table)
+            for hours in (0, 1, 13):
+                with mock.patch("django.utils.timezone.now", return_value=day + timedelta(hours=hours)):
+                    services.round_record(table=table, **SEED)
+            services.shoe_end(table=table)
+    misdealt = Round.objects.filter(shoe__table=first_table).first()
+    services.round_void(round_=misdealt, reason="misdeal", user=staff_reviewer)
+    second, first = days[1].date(), days[0].date()
+    selections = [
+        review.Selection(table, start, end, 0.01)
+        for table in (None, later_table, first_table)
+        for start, end in [(None, None), (second, second), (second, None), (None, first)]
+    ]
+    for selection in selections:
+        written = json.loads(text(exports.json_written(selection)))
+        assert written, selection  # every selection above holds rounds
+        if connection.vendor == "postgresql":
+            assert json.loads(text(exports.json_built(selection))) == written, selection
+    everything = json.loads(text(exports.json_written(selections[0])))
+    assert len(everything) == 18 and everything[0]["table"] == "aaa-first"
+    assert [(r["table"], r["shoe"], r["number"]) for r in everything] == sorted(
+        (r["table"], r["shoe"], r["number"]) for r in everything
+    )
