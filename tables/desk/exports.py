@@ -365,7 +365,7 @@ def _in_order(selection: Selection) -> tuple[str, tuple[Any, ...]]:
     elif selection.table is not None:
         shoes = shoes.filter(table=selection.table)
     shoe_sql, shoe_params = shoes.values_list(*_SHOE_COLUMNS.values()).query.sql_with_params()
-    rounds = selection.rounds().select_related(None).filter(shoe_id=RawSQL('shoes."id"', ())).order_by("number")
+    rounds = selection.rounds().select_related(None).filter(shoe_id=RawSQL(_read(SHOE, "id"), ())).order_by("number")
     round_sql, round_params = rounds.values_list(*_ROUND_COLUMNS).query.sql_with_params()
     order = ", ".join(_read(*column) for column in ((TABLE, "slug"), (SHOE, "number"), (ROUND, "number")))
     sql = f"SELECT {_JSON_OBJECT} FROM ({shoe_sql}) shoes CROSS JOIN LATERAL ({round_sql}) rounds ORDER BY {order}"
