@@ -209,6 +209,12 @@ REVIEW_P_THRESHOLD = float(env("REVIEW_P_THRESHOLD", "0.01"))
 # One export (CSV or JSON) holds at most this many rounds: about a month of 24 tables, some
 # 20 s and 600 MB of CSV. A longer history is exported a date range at a time.
 EXPORT_MAX_ROUNDS = int(env("EXPORT_MAX_ROUNDS", "1000000"))
+# Heavy reports at once (tables/desk/capacity.py): round exports per reviewer and in all,
+# and the reports over history (review, dealers) per reviewer and in all; past either, 429.
+EXPORTS_PER_USER = int(env("EXPORTS_PER_USER", "1"))
+EXPORTS_AT_ONCE = int(env("EXPORTS_AT_ONCE", "2"))
+REPORTS_PER_USER = int(env("REPORTS_PER_USER", "2"))
+REPORTS_AT_ONCE = int(env("REPORTS_AT_ONCE", "4"))
 LOBBY_CARDS_SECONDS = float(env("LOBBY_CARDS_SECONDS", "60"))
 
 
@@ -383,11 +389,23 @@ SIMULATE_INTERVAL = float(env("SIMULATE_INTERVAL", "0"))
 # doubling up to WEBHOOK_RETRY_MAX_SECONDS (with jitter), until WEBHOOK_GIVE_UP_SECONDS
 # after the alarm (3 days: a receiver down for a weekend loses nothing). Deliveries
 # whose retry was lost (a restart) are found every WEBHOOK_SWEEP_SECONDS.
-WEBHOOK_TIMEOUT = float(env("WEBHOOK_TIMEOUT", "5"))
+WEBHOOK_TIMEOUT = float(env("WEBHOOK_TIMEOUT", "5"))  # the whole attempt's deadline, not a read's
 WEBHOOK_RETRY_SECONDS = float(env("WEBHOOK_RETRY_SECONDS", "10"))
 WEBHOOK_RETRY_MAX_SECONDS = float(env("WEBHOOK_RETRY_MAX_SECONDS", "600"))
 WEBHOOK_GIVE_UP_SECONDS = float(env("WEBHOOK_GIVE_UP_SECONDS", str(3 * 24 * 3600)))
 WEBHOOK_SWEEP_SECONDS = float(env("WEBHOOK_SWEEP_SECONDS", "60"))
+# A webhook whose receiver failed WEBHOOK_BREAKER_FAILURES attempts in a row is paused:
+# one attempt after WEBHOOK_BREAKER_PAUSE_SECONDS, doubling while it keeps failing, up to
+# WEBHOOK_RETRY_MAX_SECONDS (tables/surveillance/breaker.py).
+WEBHOOK_BREAKER_FAILURES = int(env("WEBHOOK_BREAKER_FAILURES", "5"))
+WEBHOOK_BREAKER_PAUSE_SECONDS = float(env("WEBHOOK_BREAKER_PAUSE_SECONDS", "60"))
+# Deliveries have a queue of their own, consumed by the Procfile's `webhooks` worker: a
+# slow receiver never holds a worker that computes odds or checks shoes.
+WEBHOOK_QUEUE = "webhooks"
+CELERY_TASK_ROUTES = {
+    "tables.tasks.webhook_delivery_attempt": {"queue": WEBHOOK_QUEUE},
+    "tables.tasks.webhook_deliveries_due_queue": {"queue": WEBHOOK_QUEUE},
+}
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "lobby-cards": {"task": "tables.tasks.lobby_cards_render", "schedule": LOBBY_CARDS_SECONDS},
     "odds-sweep": {"task": "tables.tasks.rounds_without_odds_compute", "schedule": ODDS_SWEEP_SECONDS},

@@ -60,17 +60,24 @@ def test_the_procfile_serves_http_from_gunicorn_and_websockets_from_uvicorn_besi
     assert " ".join(servers.WS) in processes["ws"]  # uvicorn's stock protocol, as the tests serve
     assert "--ws-per-message-deflate" in ws
     assert ws[ws.index("--ws-max-size") + 1] == "65536"  # a page sends only small resync requests
-    assert processes["worker"].startswith("celery -A config worker")
+    assert processes["worker"].startswith("celery -A config worker -Q celery ")
+    assert processes["api"].split()[:4] == web[:4]  # the dealer systems' gunicorn: the same, its own port
+    assert processes["webhooks"].startswith("celery -A config worker -Q webhooks ")
     assert processes["beat"].startswith("celery -A config beat")
 
 
-def test_the_shipped_proxy_sends_ws_to_the_ws_process_and_the_rest_to_web() -> None:
+def test_the_shipped_proxy_sends_ws_to_the_ws_process_the_dealers_api_to_api_and_the_rest_to_web() -> None:
     nginx = (ROOT / "deploy" / "nginx" / "baccarat.conf").read_text()
     upstreams = dict(re.findall(r"upstream (\S+) \{\s*server 127\.0\.0\.1:(\d+);", nginx))
-    routes = dict(re.findall(r"location (?:= )?(\S+) \{[^}]*?proxy_pass http://(\w+);", nginx))
-    web_port = re.search(r"--bind 127\.0\.0\.1:\$\{PORT:-(\d+)\}", procfile()["web"])
-    ws_port = re.search(r"--port \$\{WS_PORT:-(\d+)\}", procfile()["ws"])
-    assert web_port and ws_port
-    assert {path: upstreams[name] for path, name in routes.items()} == {
-        "/ws/": ws_port.group(1), "/api/": web_port.group(1), "/static/": web_port.group(1), "/": web_port.group(1),
-    }  # fmt: skip
+    routes = dict(re.findall(r"location (?:= )?(\S+) \{[^}]*?proxy_pass http://(\$?\w+);", nginx))
+    [api_map] = re.findall(r"map \$http_authorization \$baccarat_api \{([^}]*)\}", nginx)
+    by_token = dict(re.findall(r'^\s*(default|"")\s+(\w+);', api_map, re.MULTILINE))
+    ports = {
+        process: re.search(rf"(?:--bind 127\.0\.0\.1:|--port )\$\{{{variable}:-(\d+)\}}", procfile()[process])
+        for process, variable in [("web", "PORT"), ("api", "API_PORT"), ("ws", "WS_PORT")]
+    }
+    web, api, ws = (ports[process].group(1) for process in ("web", "api", "ws"))  # type: ignore[union-attr]
+    assert routes.pop("/api/") == "$baccarat_api"
+    assert {path: upstreams[name] for path, name in routes.items()} == {"/ws/": ws, "/static/": web, "/": web}
+    # With a bearer token (a dealer system's) to the API's own gunicorn; without, to web.
+    assert {token: upstreams[name] for token, name in by_token.items()} == {"default": api, '""': web}

@@ -16,6 +16,7 @@ import json
 from collections.abc import Callable, Iterable, Iterator
 from typing import Any
 
+import psycopg
 from django.contrib.auth import get_user_model
 from django.db import connection
 from django.db.models import QuerySet, TextField
@@ -336,11 +337,20 @@ def csv_copied(selection: Selection) -> Iterator[bytes]:
     yield (",".join(EXPORT_FIELDS) + "\n").encode()
     cells = {f"cell_{i}": _CSV_CELLS[field] for i, field in enumerate(EXPORT_FIELDS)}
     sql, params = _selected(selection, cells).query.sql_with_params()
-    with connection.cursor() as cursor, cursor.copy(f"COPY ({sql}) TO STDOUT WITH (FORMAT csv)", params) as copy:
-        yield from _gathered(copy)
+    yield from _gathered(_copied_out(f"COPY ({sql}) TO STDOUT WITH (FORMAT csv)", params))
 
 
 BLOCK = 1 << 16  # bytes handed to the server at a time: COPY gives a row at a time
+
+
+def _copied_out(copy_sql: str, params: tuple[Any, ...]) -> Iterator[bytes | memoryview]:
+    """``COPY (...) TO STDOUT`` of ``copy_sql``, its rows as they come. The parameters are
+    merged into the statement by psycopg first: Django's debug cursor (DEBUG=1) copies a
+    statement alone, and COPY takes no server-side parameters anyway."""
+    connection.ensure_connection()
+    statement = psycopg.ClientCursor(connection.connection).mogrify(copy_sql, params)
+    with connection.cursor() as cursor, cursor.copy(statement) as copy:
+        yield from copy
 
 
 def _gathered(blocks: Iterable[bytes | memoryview]) -> Iterator[bytes]:
@@ -381,9 +391,8 @@ def json_built(selection: Selection) -> Iterator[bytes]:
     copy_sql = f"COPY ({built}) TO STDOUT WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')"
     yield b"["
     held = b""  # the last line end: a comma unless it ends the array
-    with connection.cursor() as cursor, cursor.copy(copy_sql, params) as copy:
-        for block in _gathered(copy):
-            lines = held + block.replace(b"\n", b",")
-            yield lines[:-1]
-            held = lines[-1:]
+    for block in _gathered(_copied_out(copy_sql, params)):
+        lines = held + block.replace(b"\n", b",")
+        yield lines[:-1]
+        held = lines[-1:]
     yield held.rstrip(b",") + b"]"

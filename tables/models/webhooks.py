@@ -59,6 +59,15 @@ class Webhook(models.Model):
         help_text=gettext_lazy("An inactive webhook is sent nothing; its pending deliveries wait until it is active."),
     )
     created_at = models.DateTimeField(gettext_lazy("created at"), default=timezone.now)
+    # The circuit breaker (tables/surveillance/breaker.py): written by the sending alone.
+    failures_in_row = models.PositiveIntegerField(gettext_lazy("failed attempts in a row"), default=0)
+    failing_since = models.DateTimeField(gettext_lazy("failing since"), null=True, blank=True)
+    paused_until = models.DateTimeField(
+        gettext_lazy("paused until"),
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("While its receiver keeps failing, one attempt is made at this time; the rest wait."),
+    )
 
     class Meta:
         ordering = ["name", "pk"]
@@ -137,7 +146,15 @@ class WebhookAttempt(AppendOnly):
     )
     error = models.CharField(gettext_lazy("error"), max_length=ERROR_CHARS, blank=True)
     duration_ms = models.PositiveIntegerField(gettext_lazy("duration (ms)"))
+    # Attempts before issue 49 kept the start of the answer; now only its length is kept
+    # (a receiver's answer may be an internal page). The old column stays, unshown.
     response_excerpt = models.CharField(gettext_lazy("response"), max_length=RESPONSE_EXCERPT_CHARS, blank=True)
+    answer_bytes = models.PositiveIntegerField(
+        gettext_lazy("answer (bytes)"),
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("The length of the answer's body."),
+    )
 
     class Meta:
         ordering = ["-at", "-pk"]

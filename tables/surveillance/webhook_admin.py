@@ -9,6 +9,7 @@ are written by :mod:`.webhooks` alone: admin never adds, changes or deletes one.
 
 from __future__ import annotations
 
+from datetime import UTC, datetime
 from typing import Any
 
 from django import forms
@@ -52,17 +53,46 @@ class WebhookForm(forms.ModelForm):
 @admin.register(Webhook)
 class WebhookAdmin(admin.ModelAdmin):
     form = WebhookForm
-    list_display = ["name", "url", "kinds_shown", "active", "created_at"]
+    list_display = ["name", "url", "kinds_shown", "active", "receiver_state", "created_at"]
     list_filter = ["active"]
     search_fields = ["name", "url"]
     actions = ["rotate_secret", "send_test"]
 
     def get_fields(self, request: HttpRequest, obj: Webhook | None = None) -> list[str]:  # type: ignore[override]
         # The secret exists once the webhook does: shown on its page, never typed in.
-        return ["name", "url", "kinds", "active", *(["secret", "created_at"] if obj else [])]
+        return ["name", "url", "kinds", "active", *(["receiver_state", "secret", "created_at"] if obj else [])]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Webhook | None = None) -> tuple[str, ...]:
-        return ("secret", "created_at") if obj else ()
+        return ("receiver_state", "secret", "created_at") if obj else ()
+
+    @admin.display(description=gettext_lazy("receiver"))
+    def receiver_state(self, webhook: Webhook) -> str:
+        """Whether its receiver answers, and while it keeps failing, when it is tried next
+        (its circuit breaker: tables/surveillance/breaker.py)."""
+        if not webhook.failures_in_row:
+            return _("answering")
+        values = {
+            "count": webhook.failures_in_row,
+            "since": _utc(webhook.failing_since),
+            "until": _utc(webhook.paused_until),
+        }
+        if webhook.paused_until is None:
+            return (
+                ngettext(
+                    "failing: %(count)d attempt failed since %(since)s",
+                    "failing: %(count)d attempts in a row failed since %(since)s",
+                    webhook.failures_in_row,
+                )
+                % values
+            )
+        return (
+            ngettext(
+                "paused: %(count)d attempt failed since %(since)s; tried again at %(until)s",
+                "paused: %(count)d attempts in a row failed since %(since)s; tried again at %(until)s",
+                webhook.failures_in_row,
+            )
+            % values
+        )
 
     @admin.display(description=gettext_lazy("alarm kinds"))
     def kinds_shown(self, webhook: Webhook) -> str:
@@ -95,22 +125,26 @@ class WebhookAdmin(admin.ModelAdmin):
             if sent.ok:
                 text, level = _("%(webhook)s answered %(status)s in %(ms)s ms."), messages.SUCCESS
             elif sent.status_code is not None:
-                text, level = _("%(webhook)s answered %(status)s: %(answer)s"), messages.ERROR
+                text, level = _("%(webhook)s answered %(status)s (%(bytes)s bytes)."), messages.ERROR
             else:
                 text, level = _("%(webhook)s did not answer: %(error)s"), messages.ERROR
             values = {
                 "webhook": webhook.name,
                 "status": sent.status_code,
                 "ms": sent.duration_ms,
-                "answer": sent.excerpt[:200],
+                "bytes": sent.answer_bytes,
                 "error": sent.error,
             }
             self.message_user(request, text % values, level)
 
 
+def _utc(moment: datetime | None) -> str:
+    return "" if moment is None else date_format(moment.astimezone(UTC), "DATETIME_FORMAT") + " UTC"
+
+
 class WebhookAttemptInline(admin.TabularInline):
     model = WebhookAttempt
-    fields = readonly_fields = ("number", "at", "status_code", "error", "duration_ms", "response_excerpt")
+    fields = readonly_fields = ("number", "at", "status_code", "error", "duration_ms", "answer_bytes")
     ordering = ["number"]
     extra = 0
     can_delete = False
@@ -173,7 +207,7 @@ class WebhookAttemptAdmin(ReadOnly):
     list_select_related = ["delivery__webhook", "delivery__alarm__table", "delivery__alarm__shoe__table"]
     show_full_result_count = False
     list_per_page = 50
-    fields = readonly_fields = ("delivery", "number", "at", "status_code", "error", "duration_ms", "response_excerpt")
+    fields = readonly_fields = ("delivery", "number", "at", "status_code", "error", "duration_ms", "answer_bytes")
     ordering = ["-at", "-pk"]
 
     @admin.display(ordering="at", description=gettext_lazy("time"))

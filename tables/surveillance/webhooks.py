@@ -15,14 +15,10 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import http.client
 import json
 import logging
 import random
 import time
-import urllib.error
-import urllib.request
-from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any, Protocol
 
@@ -33,21 +29,23 @@ from django.urls import NoReverseMatch, reverse
 
 from ..background.runner import enqueue
 from ..models import Alarm, Webhook, WebhookAttempt, WebhookDelivery
-from ..models.webhooks import ERROR_CHARS, RESPONSE_EXCERPT_CHARS, webhook_secret
+from ..models.webhooks import ERROR_CHARS, webhook_secret
 from ..operations.metrics import WEBHOOK_ABANDONED, WEBHOOK_ATTEMPTS, WEBHOOK_DELIVERED, WEBHOOK_FAILED
+from . import breaker, sending
+from .breaker import LEASE_MARGIN
+from .sending import Sent
 
 log = logging.getLogger(__name__)
 
 ATTEMPT_TASK = "tables.tasks.webhook_delivery_attempt"  # the Celery tasks' names (tables/background/tasks.py)
 SWEEP_TASK = "tables.tasks.webhook_deliveries_due_queue"
-QUEUE = "webhooks"  # the embedded runner's queue: a thread of its own
+QUEUE = settings.WEBHOOK_QUEUE  # Celery's queue of deliveries (its routes), and the embedded runner's thread
 EVENT = "alarm.raised"
 SIGNATURE_HEADER = "X-Baccarat-Signature"
 EVENT_HEADER = "X-Baccarat-Event"
 DELIVERY_HEADER = "X-Baccarat-Delivery"
 USER_AGENT = "baccarat-roads-webhooks/1"
 DUE_SLACK = 1.0  # seconds: a retry's job woken this early still counts as due
-LEASE_MARGIN = 30.0  # seconds past the POST's timeout after which an attempt that never finished is taken as lost
 SWEEP_BATCH = 500  # deliveries queued by one sweep at most (the next takes the rest)
 
 
@@ -129,6 +127,13 @@ def delivery_attempt(*, delivery_pk: int) -> WebhookAttempt | None:
 
 def _attempt(delivery_pk: int) -> WebhookAttempt | None:
     now = _now()
+    webhook_pk = WebhookDelivery.objects.filter(pk=delivery_pk).values_list("webhook_id", flat=True).first()
+    if webhook_pk is None:
+        return None
+    paused_until = breaker.attempt_allowed(webhook_pk=webhook_pk, now=now)
+    if paused_until is not None:
+        _wait_for_trial(delivery_pk, paused_until, now)
+        return None
     lease = now + timedelta(seconds=settings.WEBHOOK_TIMEOUT + LEASE_MARGIN)
     # The claim: one conditional update, so two jobs of one delivery (a retry and the
     # sweep's) never both send it; until the lease ends the delivery is not due.
@@ -139,12 +144,14 @@ def _attempt(delivery_pk: int) -> WebhookAttempt | None:
         webhook__active=True,
     ).update(attempts=F("attempts") + 1, next_attempt_at=lease)
     if not claimed:
+        breaker.trial_given_back(webhook_pk=webhook_pk, now=now)
         return None
     delivery = WebhookDelivery.objects.select_related("webhook", "alarm__table", "alarm__shoe").get(pk=delivery_pk)
     body = payload_body(delivery)
     sent = _post(delivery.webhook, body, delivery_id=delivery.pk)
     WEBHOOK_ATTEMPTS.inc()
     finished = _now()
+    breaker.outcome_record(webhook_pk=webhook_pk, ok=sent.ok, now=finished)
     retry_in: float | None = None
     with transaction.atomic():
         attempt = WebhookAttempt.objects.create(
@@ -152,14 +159,14 @@ def _attempt(delivery_pk: int) -> WebhookAttempt | None:
             number=delivery.attempts,
             at=finished,
             status_code=sent.status_code,
-            error=sent.error,
+            error=sent.error[:ERROR_CHARS],
             duration_ms=sent.duration_ms,
-            response_excerpt=sent.excerpt,
+            answer_bytes=sent.answer_bytes,
         )
         settled = WebhookDelivery.objects.filter(pk=delivery.pk, state=WebhookDelivery.State.PENDING)
         if attempt.succeeded:
             settled.update(state=WebhookDelivery.State.DELIVERED, delivered_at=finished, next_attempt_at=None)
-        elif (finished - delivery.created_at).total_seconds() >= settings.WEBHOOK_GIVE_UP_SECONDS:
+        elif _past_horizon(delivery, finished):
             settled.update(state=WebhookDelivery.State.ABANDONED, next_attempt_at=None)
         else:
             retry_in = retry_delay(delivery.attempts)
@@ -174,6 +181,29 @@ def _attempt(delivery_pk: int) -> WebhookAttempt | None:
         else:
             _queue(delivery.pk, retry_in)
     return attempt
+
+
+def _past_horizon(delivery: WebhookDelivery, now: datetime) -> bool:
+    return (now - delivery.created_at).total_seconds() >= settings.WEBHOOK_GIVE_UP_SECONDS
+
+
+def _wait_for_trial(delivery_pk: int, paused_until: datetime, now: datetime) -> None:
+    """The webhook is paused (its breaker open): the delivery waits for the trial, its
+    next attempt due when the pause ends (no attempt counted, nothing sent), or is
+    abandoned if its horizon has passed meanwhile."""
+    due = WebhookDelivery.objects.filter(
+        pk=delivery_pk, state=WebhookDelivery.State.PENDING, next_attempt_at__lte=now + timedelta(seconds=DUE_SLACK)
+    )
+    delivery = due.only("created_at").first()
+    if delivery is None:
+        return
+    if _past_horizon(delivery, now):
+        if due.update(state=WebhookDelivery.State.ABANDONED, next_attempt_at=None):
+            WEBHOOK_ABANDONED.inc()
+            log.warning("webhook delivery %s abandoned while its webhook was paused", delivery_pk)
+        return
+    if due.update(next_attempt_at=paused_until):
+        _queue(delivery_pk, max(0.0, (paused_until - now).total_seconds()))
 
 
 def retry_delay(attempts: int, *, jitter: float | None = None) -> float:
@@ -248,31 +278,6 @@ def signature(*, secret: str, timestamp: int, body: bytes) -> str:
     return f"t={timestamp},v1={mac.hexdigest()}"
 
 
-@dataclass(frozen=True)
-class Sent:
-    """What came of one POST."""
-
-    status_code: int | None  # None: no answer (refused, reset, timed out)
-    error: str
-    duration_ms: int
-    excerpt: str
-
-    @property
-    def ok(self) -> bool:
-        return self.status_code is not None and 200 <= self.status_code < 300
-
-
-class _NoRedirects(urllib.request.HTTPRedirectHandler):
-    """A redirect is an answer, not a delivery: a signed POST is never re-sent elsewhere
-    (urllib would turn it into a GET)."""
-
-    def redirect_request(self, *args: Any, **kwargs: Any) -> None:
-        return None
-
-
-_opener = urllib.request.build_opener(_NoRedirects)
-
-
 def _post(webhook: Webhook, body: bytes, *, delivery_id: int | None, event: str = EVENT) -> Sent:
     headers = {
         "Content-Type": "application/json",
@@ -282,26 +287,7 @@ def _post(webhook: Webhook, body: bytes, *, delivery_id: int | None, event: str 
     }
     if delivery_id is not None:
         headers[DELIVERY_HEADER] = str(delivery_id)
-    request = urllib.request.Request(webhook.url, data=body, headers=headers, method="POST")
-    started, status, error, answer = time.monotonic(), None, "", b""
-    try:
-        with _opener.open(request, timeout=settings.WEBHOOK_TIMEOUT) as response:
-            status, answer = response.status, response.read(RESPONSE_EXCERPT_CHARS)
-    except urllib.error.HTTPError as refused:  # an answer all the same: 4xx, 5xx, 3xx
-        status, answer = refused.code, _read(refused)
-    except (OSError, http.client.HTTPException, ValueError) as failed:
-        reason = failed.reason if isinstance(failed, urllib.error.URLError) else failed
-        error = f"{type(reason).__name__}: {reason}"[:ERROR_CHARS]
-    duration_ms = round((time.monotonic() - started) * 1000)
-    excerpt = answer.decode("utf-8", errors="replace")[:RESPONSE_EXCERPT_CHARS]
-    return Sent(status_code=status, error=error, duration_ms=duration_ms, excerpt=excerpt)
-
-
-def _read(refused: urllib.error.HTTPError) -> bytes:
-    try:
-        return refused.read(RESPONSE_EXCERPT_CHARS)
-    except Exception:
-        return b""
+    return sending.post(webhook.url, body, headers, seconds=settings.WEBHOOK_TIMEOUT)
 
 
 def webhook_ping(*, webhook: Webhook) -> Sent:

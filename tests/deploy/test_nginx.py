@@ -34,7 +34,7 @@ ROOT = Path(__file__).resolve().parents[2]
 SHIPPED = ROOT / "deploy" / "nginx" / "baccarat.conf"
 
 
-def rendered(web: int, ws: int, listen: int) -> str:
+def rendered(web: int, ws: int, listen: int, api: int) -> str:
     """The shipped file on the test's ports, without TLS, with limits small enough to reach."""
     text = SHIPPED.read_text()
     plain, tls = text.split("server {\n    listen 80;", 1)[0], text.split("server {\n    listen 443", 1)[1]
@@ -42,6 +42,7 @@ def rendered(web: int, ws: int, listen: int) -> str:
     for shipped, test in [
         ("127.0.0.1:8000", f"127.0.0.1:{web}"),
         ("127.0.0.1:8001", f"127.0.0.1:{ws}"),
+        ("127.0.0.1:8002", f"127.0.0.1:{api}"),
         ("listen 443 ssl http2;", f"listen 127.0.0.1:{listen};"),
         ("    ssl_certificate /etc/ssl/baccarat/fullchain.pem;\n", ""),
         ("    ssl_certificate_key /etc/ssl/baccarat/privkey.pem;\n", ""),
@@ -65,7 +66,7 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
         servers.unavailable(problem)
     root = tmp_path_factory.mktemp("nginx")
     postgres, redis = servers.PostgresCluster().start(migrated=True), servers.RedisServer().start()
-    web, ws, listen = servers.free_port(), servers.free_port(), servers.free_port()
+    web, ws, listen, api = servers.free_port(), servers.free_port(), servers.free_port(), servers.free_port()
     env = {**os.environ, "DATABASE_URL": postgres.create_database("proxied", migrated=True), "REDIS_URL": redis.url,
            # The test's proxy speaks plain HTTP on its own port: a browser's page is from there.
            "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{listen}",
@@ -78,10 +79,15 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
         manage.run("collectstatic", "--noinput", "-v0")
         made = manage.run("table_create", "--slug", "t1", "--name", "Table 1")
         manage.close()
-        with (root / "servers.log").open("w") as log:
-            for command in (servers.gunicorn(web), [*servers.uvicorn(ws), "--proxy-headers"]):
+        # A log each (gunicorn's access lines among them): the test reads which served what.
+        for name, command in [
+            ("web", servers.gunicorn(web)),
+            ("api", servers.gunicorn(api)),
+            ("ws", [*servers.uvicorn(ws), "--proxy-headers"]),
+        ]:
+            with (root / f"{name}.log").open("w") as log:
                 processes.append(subprocess.Popen(command, cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT))
-        (root / "baccarat.conf").write_text(rendered(web, ws, listen))
+        (root / "baccarat.conf").write_text(rendered(web, ws, listen, api))
         for temp in ("body", "proxy", "fastcgi", "uwsgi", "scgi"):
             (root / temp).mkdir()
         (root / "nginx.conf").write_text(
@@ -95,10 +101,13 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
         processes.append(subprocess.Popen([binary, "-p", str(root), "-c", str(root / "nginx.conf")]))
         url = f"http://127.0.0.1:{listen}"
         deadline = time.monotonic() + 30
-        while status(url, "/api/openapi.json")[0] != 200:
-            assert time.monotonic() < deadline, (root / "servers.log").read_text()[-2000:]
+        behind_tls = {"X-Forwarded-Proto": "https"}  # what nginx tells the api gunicorn (asked directly here)
+        while not all(
+            status(at, "/api/openapi.json", None, behind_tls)[0] == 200 for at in (url, f"http://127.0.0.1:{api}")
+        ):
+            assert time.monotonic() < deadline, "".join(log.read_text()[-1000:] for log in root.glob("*.log"))
             time.sleep(0.2)  # three processes starting: nothing to wait on but their ports
-        yield {"url": url, "token": made.splitlines()[-1].strip(), "ws": f"ws://127.0.0.1:{listen}"}
+        yield {"url": url, "token": made.splitlines()[-1].strip(), "ws": f"ws://127.0.0.1:{listen}", "root": str(root)}
     finally:
         for process in processes:
             process.terminate()
@@ -146,6 +155,20 @@ def test_a_page_the_api_and_a_live_page_work_through_the_proxy(proxied: dict[str
         deadline = time.monotonic() + 10
         while round_id not in str(page.recv(timeout=max(0.1, deadline - time.monotonic()))):
             assert time.monotonic() < deadline
+
+
+def test_a_dealer_system_s_requests_go_to_the_api_s_own_gunicorn_and_everything_else_to_web(
+    proxied: dict[str, str],
+) -> None:
+    """Issue 49, item 2: an export or a sign-in flood on the web process never takes the
+    threads that record rounds."""
+    round_id, _ = round_posted(proxied)
+    assert status(proxied["url"], f"/rounds/{round_id}/")[0] == 200
+    assert status(proxied["url"], "/api/tables/t1/roads")[0] == 200  # a public read: no token
+    served = {name: (Path(proxied["root"]) / f"{name}.log").read_text() for name in ("web", "api")}
+    assert '"POST /api/tables/t1/rounds' in served["api"] and "/api/tables/t1/rounds" not in served["web"]
+    assert f"GET /rounds/{round_id}/" in served["web"] and "GET /rounds/" not in served["api"]
+    assert "GET /api/tables/t1/roads" in served["web"] and "/roads" not in served["api"]
 
 
 def test_a_spoofed_client_address_changes_nothing(proxied: dict[str, str]) -> None:

@@ -46,11 +46,17 @@ def test_systemd_finds_nothing_wrong_with_the_units(tmp_path: Path) -> None:
     assert (checked.returncode, checked.stdout + checked.stderr) == (0, "")
 
 
-@pytest.mark.parametrize("process", ["web", "ws", "worker", "beat"])
+@pytest.mark.parametrize("process", ["web", "api", "ws", "worker", "webhooks", "beat"])
 def test_each_unit_runs_its_procfile_line(process: str) -> None:
     shipped = exec_start(f"baccarat-{process}.service").removeprefix(VENV_BIN + "/").replace("%%", "%")
     expected = re.sub(r"\$\{(\w+):-[^}]*\}", r"${\1}", procfile()[process])  # the defaults live in the env file
     assert shipped == expected
+
+
+def test_every_procfile_process_has_a_unit_the_target_starts() -> None:
+    target = (UNITS / "baccarat.target").read_text()
+    [wants] = re.findall(r"^Wants=(.*)$", target, re.MULTILINE)
+    assert set(wants.split()) == {f"baccarat-{process}.service" for process in procfile()}
 
 
 def test_the_example_environment_sets_every_variable_the_units_read() -> None:

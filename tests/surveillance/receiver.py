@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -104,3 +105,45 @@ def receiving(receiver: Receiver) -> Iterator[Receiver]:
         server.shutdown()
         server.server_close()
         thread.join(timeout=5)
+
+
+@contextmanager
+def dripping(every: float) -> Iterator[str]:
+    """A receiver that reads each request whole, then answers one byte every ``every``
+    seconds, as long as the sender listens: each read of its answer succeeds, so only a
+    deadline on the whole attempt ends it. Yields its URL."""
+    listener = socket.create_server(("127.0.0.1", 0))
+    listener.settimeout(0.1)
+    done = threading.Event()
+    answer = b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 1000\r\n\r\n" + b" " * 1000
+
+    def serve(connection: socket.socket) -> None:
+        with connection:
+            connection.settimeout(5)
+            received = b""
+            while b"\r\n\r\n" not in received:
+                received += connection.recv(65536)
+            for byte in answer:
+                if done.wait(every):
+                    return
+                try:
+                    connection.sendall(bytes([byte]))
+                except OSError:
+                    return  # the sender gave up
+
+    def accept() -> None:
+        while not done.is_set():
+            try:
+                connection, _ = listener.accept()
+            except TimeoutError:
+                continue
+            threading.Thread(target=serve, args=(connection,), daemon=True).start()
+
+    thread = threading.Thread(target=accept, name="dripping-receiver", daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{listener.getsockname()[1]}/alarms"
+    finally:
+        done.set()
+        thread.join(timeout=5)
+        listener.close()

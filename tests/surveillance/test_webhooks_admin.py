@@ -89,7 +89,8 @@ def test_a_test_delivery_is_signed_and_its_answer_shown(client: Client, owner: U
     assert "Alarms answered 200 in" in messages_of(response)[0]
     receiver.answer = lambda tries, request: 503
     response = client.post(WEBHOOKS, {"action": "send_test", "_selected_action": [webhook.pk]}, follow=True)
-    assert messages_of(response)[0].startswith("Alarms answered 503: ")
+    # Its status and length, never the answer's text: a receiver's answer may be an internal page.
+    assert messages_of(response)[0] == "Alarms answered 503 (20 bytes)."
     assert not WebhookAttempt.objects.exists()  # pings are not deliveries
 
 
