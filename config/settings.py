@@ -300,9 +300,13 @@ API_MAX_BODY_BYTES = int(env("API_MAX_BODY_BYTES", "16384"))
 API_MAX_SHOE_BODY_BYTES = int(env("API_MAX_SHOE_BODY_BYTES", "262144"))
 AUTH_FAILURES_LIMIT = int(env("AUTH_FAILURES_LIMIT", "20"))
 AUTH_FAILURES_WINDOW = float(env("AUTH_FAILURES_WINDOW", "60"))
-# The admin login: after LOGIN_FAILURES_LIMIT failed sign-ins from one address, or
-# LOGIN_FAILURES_PER_USERNAME for one username, in a window of LOGIN_FAILURES_WINDOW
-# seconds, it answers 429 with Retry-After and hashes no password until the window ends.
+# The admin login: after LOGIN_FAILURES_LIMIT failed sign-ins from one address,
+# LOGIN_FAILURES_PER_USERNAME_ADDRESS for one username from one address, or
+# LOGIN_FAILURES_PER_USERNAME for one username from anywhere, in a window of
+# LOGIN_FAILURES_WINDOW seconds, it answers 429 with Retry-After and hashes no password
+# until the window ends. The username's own limit spares a browser that signed in as that
+# user within LOGIN_KNOWN_BROWSER_DAYS (a signed cookie): a flood against a username from
+# many addresses never locks its owner out of their own browser (tables/access/login.py).
 # A password hash costs CPU on the threads that also record rounds: all processes
 # together hash at most LOGIN_HASHES_PER_SECOND passwords a second, a process at most
 # LOGIN_HASHING_AT_ONCE at a time, and a sign-in that cannot start within
@@ -310,6 +314,8 @@ AUTH_FAILURES_WINDOW = float(env("AUTH_FAILURES_WINDOW", "60"))
 # costs a fraction of a core, and holds no thread that records rounds).
 LOGIN_FAILURES_LIMIT = int(env("LOGIN_FAILURES_LIMIT", "10"))
 LOGIN_FAILURES_PER_USERNAME = int(env("LOGIN_FAILURES_PER_USERNAME", "20"))
+LOGIN_FAILURES_PER_USERNAME_ADDRESS = int(env("LOGIN_FAILURES_PER_USERNAME_ADDRESS", "5"))
+LOGIN_KNOWN_BROWSER_DAYS = int(env("LOGIN_KNOWN_BROWSER_DAYS", "90"))
 LOGIN_FAILURES_WINDOW = float(env("LOGIN_FAILURES_WINDOW", "900"))
 LOGIN_HASHES_PER_SECOND = int(env("LOGIN_HASHES_PER_SECOND", "4"))
 LOGIN_HASHING_AT_ONCE = int(env("LOGIN_HASHING_AT_ONCE", "1"))

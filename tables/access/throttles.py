@@ -87,6 +87,12 @@ login_failures_by_address = FailureThrottle(
 login_failures_by_username = FailureThrottle(
     name="login-failures-username", limit=settings.LOGIN_FAILURES_PER_USERNAME, window=settings.LOGIN_FAILURES_WINDOW
 )
+# One username from one address: ``who`` is "<username> <address>".
+login_failures_by_username_address = FailureThrottle(
+    name="login-failures-username-address",
+    limit=settings.LOGIN_FAILURES_PER_USERNAME_ADDRESS,
+    window=settings.LOGIN_FAILURES_WINDOW,
+)
 # Every process together: password hashes a second, whoever asks (a flood from many
 # addresses and usernames passes the two throttles above).
 login_hashes = FailureThrottle(name="login-hashes", limit=settings.LOGIN_HASHES_PER_SECOND, window=1)

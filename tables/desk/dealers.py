@@ -9,7 +9,6 @@ durations are the one read of shoes, one row a table (the median picked by the d
 
 from __future__ import annotations
 
-import csv
 import io
 from collections import Counter
 from collections.abc import Iterator
@@ -25,6 +24,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..models import Alarm, DealerDay, Shoe, Table
+from . import csv_cells
 
 SUMS = ("rounds", "voids", "cancels", "refusals", "auth_refusals", "shoes")
 SORTS = ("name", "rounds", "voids", "cancels", "refusals", "auth_refusals", "alarms", "shoes")
@@ -212,7 +212,7 @@ def report_csv(report: dict[str, list[Line]]) -> Iterator[str]:
     """The report as CSV: a header, then a row a dealer (``scope`` dealer) and a row a
     table (``scope`` table, with its shoes' lengths in seconds)."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer)
+    writer = csv_cells.Writer(buffer)  # a dealer's name is the dealer system's text
     writer.writerow(CSV_FIELDS)
     for scope, lines in (("dealer", report["dealers"]), ("table", report["tables"])):
         for line in lines:

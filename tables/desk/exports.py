@@ -9,7 +9,6 @@ back and compare them).
 
 from __future__ import annotations
 
-import csv
 import io
 import itertools
 import json
@@ -24,6 +23,7 @@ from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 
 from ..models import Round, RoundAudit, Shoe
+from . import csv_cells
 from .review import Selection
 
 EXPORT_FIELDS = [
@@ -101,20 +101,9 @@ def export_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> dict[str, Any]
     }
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def csv_cell(value: str | None) -> str | None:
-    """A cell a spreadsheet shows as text: one starting with a formula character gets a
-    leading apostrophe (OWASP's advice against CSV injection), so a dealer name such as
-    ``=cmd|' /C calc'!A0`` is never run as a formula when a reviewer opens the export."""
-    if value and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
 # The cells of free text, which may start with anything; every other cell is a number, a
-# date, a code or a name of the project's (a card, a bet, a side) and cannot.
+# date, a code or a name of the project's (a card, a bet, a side) and cannot. PostgreSQL's
+# COPY neutralises these (the writer here neutralises every text cell: the same cells).
 _FREE_TEXT = frozenset({"dealer", "void_reason", "table", "voided_by", "audit"})
 
 
@@ -124,13 +113,13 @@ def _csv_row(r: dict[str, Any], audit: list[dict[str, Any]]) -> list[object]:
     row["banker_cards"] = " ".join(row["banker_cards"])
     row["audit"] = " | ".join(f"{e['at']} {e['action']} by {e['by']}: {e['reason']}" for e in audit)
     row["bets"] = " ".join(f"{bet}={v['result']}:{v['pays']}" for bet, v in json.loads(r["bets_json"]).items())
-    return [csv_cell(row[field]) if field in _FREE_TEXT else row[field] for field in EXPORT_FIELDS]
+    return [row[field] for field in EXPORT_FIELDS]
 
 
 def export_csv_lines(selection: Selection) -> Iterator[str | bytes]:
     """CSV text, a chunk of rounds at a time (streamed: a range may hold many rounds).
     Cards are space-separated codes, bets one ``bet=result:pays`` item each; text that a
-    spreadsheet would read as a formula is neutralised (:func:`csv_cell`)."""
+    spreadsheet would read as a formula is neutralised (:mod:`.csv_cells`)."""
     return csv_copied(selection) if connection.vendor == "postgresql" else csv_written(selection)
 
 
@@ -142,7 +131,7 @@ def export_json_chunks(selection: Selection) -> Iterator[str | bytes]:
 def csv_written(selection: Selection) -> Iterator[str]:
     """The CSV, written here from the rounds' values."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer)  # rows end in CRLF (RFC 4180), so a lone CR in a cell is quoted
+    writer = csv_cells.Writer(buffer)
     writer.writerow(EXPORT_FIELDS)
     for chunk in _export_chunks(selection):
         writer.writerows(_csv_row(r, audit) for r, audit in chunk)
@@ -170,7 +159,7 @@ def json_written(selection: Selection) -> Iterator[str]:
 
 # PostgreSQL writes the exports itself, each cell as the rows above give it: times as
 # Python's isoformat() writes them (UTC, microseconds when there are any), True/False,
-# cards spaced, free text neutralised as csv_cell does (and empty text left empty).
+# cards spaced, free text neutralised as csv_cells.cell does (and empty text left empty).
 ROUND, SHOE, TABLE = '"tables_round"', '"tables_shoe"', '"tables_table"'
 
 
@@ -182,7 +171,7 @@ def _iso(column: str) -> str:
 
 
 def _cell(text: str) -> str:
-    starts = ", ".join(f"chr({ord(c)})" for c in FORMULA_STARTS)
+    starts = ", ".join(f"chr({ord(c)})" for c in csv_cells.FORMULA_STARTS)
     return f"NULLIF(CASE WHEN left({text}, 1) IN ({starts}) THEN chr(39) || {text} ELSE {text} END, '')"
 
 

@@ -6,12 +6,18 @@ from __future__ import annotations
 from collections.abc import Iterator
 
 import pytest
+from django.conf import settings
 from django.contrib.auth.hashers import MD5PasswordHasher
 from django.contrib.auth.models import User
 from django.test import Client
 
 from tables.access import login
-from tables.access.throttles import login_failures_by_address, login_failures_by_username, login_hashes
+from tables.access.throttles import (
+    login_failures_by_address,
+    login_failures_by_username,
+    login_failures_by_username_address,
+    login_hashes,
+)
 from tests.fake_time import FakeTime
 from tests.html import find_all
 
@@ -24,6 +30,7 @@ def clock(monkeypatch: pytest.MonkeyPatch) -> FakeTime:
     fake = FakeTime()
     monkeypatch.setattr(login_failures_by_address, "clock", fake.time)
     monkeypatch.setattr(login_failures_by_username, "clock", fake.time)
+    monkeypatch.setattr(login_failures_by_username_address, "clock", fake.time)
     monkeypatch.setattr(login_hashes, "clock", fake.time)
     return fake
 
@@ -57,26 +64,63 @@ def errors(response) -> list[str]:
     return [note.text.strip() for note in find_all(response.content.decode(), "p", cls="errornote")]
 
 
-def test_forty_wrong_passwords_lock_the_address_out_before_the_right_one(
+def test_forty_wrong_passwords_lock_the_username_out_of_that_address_before_the_right_one(
     client: Client, owner: User, clock: FakeTime, hashes: list[str], many_hashes_a_second: None
 ) -> None:
     answers = [sign_in(client, "owner", f"guess-{n}") for n in range(40)]
-    assert [a.status_code for a in answers] == [200] * 10 + [429] * 30
-    assert len(hashes) == 10  # refusals hash nothing
+    assert [a.status_code for a in answers] == [200] * 5 + [429] * 35
+    assert len(hashes) == 5  # refusals hash nothing
     locked = answers[-1]
     assert errors(locked) == ["Too many failed sign-ins. Try again in 15 minutes."]
     assert 1 <= int(locked["Retry-After"]) <= WINDOW
 
     right = sign_in(client, "owner", "pw-owner-1")
     assert right.status_code == 429 and "_auth_user_id" not in client.session
-    assert len(hashes) == 10
+    assert len(hashes) == 5
 
     clock.advance(WINDOW)
     assert sign_in(client, "owner", "pw-owner-1").status_code == 302
     assert client.session["_auth_user_id"] == str(owner.pk)
 
 
-def test_a_username_is_locked_out_whatever_the_address(
+def test_an_address_trying_many_usernames_is_locked_out_after_ten(
+    client: Client, owner: User, clock: FakeTime, many_hashes_a_second: None
+) -> None:
+    answers = [sign_in(client, f"user-{n}", "wrong") for n in range(12)]
+    assert [a.status_code for a in answers] == [200] * 10 + [429] * 2
+    assert sign_in(client, "owner", "pw-owner-1").status_code == 429
+    assert sign_in(Client(), "owner", "pw-owner-1", address="192.0.2.1").status_code == 302
+
+
+def test_a_flood_against_a_username_never_locks_its_owner_out_of_their_own_browser(
+    owner: User, clock: FakeTime, many_hashes_a_second: None
+) -> None:
+    """Issue 49, item 4: 20 wrong passwords for "owner" from two addresses locked the
+    real owner out from a fresh address. Now two addresses reach only their own limit of
+    the username (5 each); past the username's own limit (20, from ten addresses), a
+    browser that signed in as the owner before still gets in from anywhere, and an
+    unknown browser for that username waits out the flood."""
+    for flooder in ("203.0.113.201", "203.0.113.202"):
+        for n in range(10):
+            sign_in(Client(), "owner", f"guess-{n}", address=flooder)
+    assert sign_in(Client(), "owner", "pw-owner-1", address="192.0.2.1").status_code == 302
+    clock.advance(WINDOW)
+    browser = Client()
+    assert sign_in(browser, "owner", "pw-owner-1", address="192.0.2.50").status_code == 302
+    del browser.cookies[settings.SESSION_COOKIE_NAME]  # signed out (the test client's logout drops every cookie)
+    for n in range(20):  # ten addresses, two tries each: every try hashed and counted
+        assert sign_in(Client(), "owner", f"guess-{n}", address=f"203.0.113.{n % 10}").status_code == 200
+    assert sign_in(Client(), "owner", "pw-owner-1", address="192.0.2.1").status_code == 429  # unknown browser
+    assert sign_in(browser, "owner", "pw-owner-1", address="192.0.2.77").status_code == 302  # hers
+    assert browser.session["_auth_user_id"] == str(owner.pk)
+    # The cookie is the owner's alone: it spares no other username.
+    User.objects.create_user("manager", password="pw-manager-1", is_staff=True)
+    for n in range(20):
+        sign_in(Client(), "manager", "wrong", address=f"203.0.113.{10 + n}")
+    assert sign_in(browser, "manager", "pw-manager-1", address="192.0.2.78").status_code == 429
+
+
+def test_a_username_is_locked_out_whatever_the_address_for_a_browser_never_signed_in(
     client: Client, owner: User, clock: FakeTime, many_hashes_a_second: None
 ) -> None:
     for n in range(20):

@@ -197,3 +197,16 @@ def test_an_empty_history_says_so(reviewer: Client, db) -> None:
     page = reviewer.get("/review/dealers/").content.decode()
     assert page.count("Nothing was dealt in this range.") == 2
     assert rows(reviewer) == [HEADER]
+
+
+def test_dealer_names_a_spreadsheet_would_run_are_text_in_the_csv(baccarat_1, reviewer: Client) -> None:
+    """Issue 49, item 8: names sent by a dealer system that start like a formula come out
+    behind an apostrophe, as in the rounds' export; the counts stay numbers."""
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    names = ["=1+2", "@SUM(A1)", "+cmd|x", "-2+3"]
+    for n, name in enumerate(names):
+        rounds(table, name, 1, first=n)
+    exported = {row[2]: row for row in rows(reviewer) if row[0] == "dealer"}
+    assert sorted(exported) == sorted("'" + name for name in names)
+    assert all(row[3] == "1" for row in exported.values())
