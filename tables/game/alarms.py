@@ -22,6 +22,7 @@ class AlarmKind(enum.StrEnum):
     CARD_OVERDEALT = "card_overdealt"  # a card or a rank dealt more often than the shoe holds
     CARDS_UNACCOUNTED = "cards_unaccounted"  # an authenticated shoe's card not accounted for at its end
     PLAINTEXT_MISMATCH = "plaintext_mismatch"  # a card's plaintext names another card than it was dealt as
+    COMMITMENTS_REUSED = "commitments_reused"  # a new shoe's card hash committed by an earlier shoe (refused)
     SHORT_SHOE = "short_shoe"  # a plain shoe's dealt cards against the shoe's composition
     # Shuffle quality
     DECK_ORDER = "deck_order"  # runs of cards in new-deck order (same suit, consecutive ranks)

@@ -43,6 +43,8 @@ class ShoeCard(models.Model):
     class Meta:
         ordering = ["shoe", "number"]
         constraints = [models.UniqueConstraint(fields=["shoe", "number"], name="card_number_unique_per_shoe")]
+        # A new shoe's hashes looked up among every shoe's (a commitment is never reused).
+        indexes = [models.Index(fields=["hash"], name="shoe_card_by_hash")]
         verbose_name = gettext_lazy("shoe card")
         verbose_name_plural = gettext_lazy("shoe cards")
 

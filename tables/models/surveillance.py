@@ -19,6 +19,7 @@ KIND_LABELS = {
     AlarmKind.CARD_OVERDEALT: gettext_lazy("Card dealt too often"),
     AlarmKind.CARDS_UNACCOUNTED: gettext_lazy("Cards not accounted for"),
     AlarmKind.PLAINTEXT_MISMATCH: gettext_lazy("Plaintext names another card"),
+    AlarmKind.COMMITMENTS_REUSED: gettext_lazy("Committed cards reused"),
     AlarmKind.SHORT_SHOE: gettext_lazy("Short shoe"),
     AlarmKind.DECK_ORDER: gettext_lazy("Cards in new-deck order"),
     AlarmKind.CARD_REPEATS: gettext_lazy("Too many repeated ranks or suits"),

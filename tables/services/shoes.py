@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import NoReturn
 
 from django.db import transaction
 from django.db.models import Max
@@ -12,11 +13,13 @@ from django.utils import timezone
 from .. import live
 from ..authentication import services as authentication
 from ..errors import NoOpenShoeError, RoundInProgressError, ShoeConflictError
+from ..game.alarms import AlarmKind, Finding, Severity
 from ..game.authentication import Burn, CommitmentError, shoe_commitment, validate_commitments
 from ..game.cards import Card, InvalidCardError
 from ..game.validation import FieldError, IllegalRoundError
 from ..models import RoundInProgress, Shoe, ShoeCard, Table
 from ..surveillance import checks as surveillance
+from ..surveillance.alarms import alarm_raise
 from . import dealer_days
 
 
@@ -32,9 +35,10 @@ def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> 
     With ``commitments`` (the Public Hash Value of every card, card 1 first) the shoe is
     authenticated: exactly 52 x decks hashes, no two alike, or
     :class:`~tables.game.validation.IllegalRoundError` naming the first bad one
-    (``commitments[17]``), and no shoe starts. Commitments an earlier shoe had are
-    refused (:class:`~tables.errors.ShoeConflictError`): once that shoe's cards are
-    revealed, a second shoe's order would be public from its start.
+    (``commitments[17]``), and no shoe starts. A hash any earlier shoe committed (the same
+    set, reordered, or mixed with new ones) is refused (:class:`~tables.errors.ShoeConflictError`
+    naming ``commitments[i]``, the first) and raises a critical alarm: once that shoe's
+    cards are revealed, a second shoe's order would be public from its start.
 
     Safe to retry: while the open shoe is untouched (no burn, no round) and was started
     with the same commitments (or none), a start answers that shoe (``created=False``)
@@ -47,6 +51,7 @@ def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> 
         except CommitmentError as error:
             raise IllegalRoundError([error.error]) from None
     commitment = shoe_commitment(hashes) if hashes else ""
+    reused: Reuse | None = None
     with transaction.atomic():
         Table.objects.select_for_update().filter(pk=table.pk).first()  # serialise shoe changes
         open_shoe = Shoe.objects.filter(table=table, state=Shoe.State.OPEN).first()
@@ -59,36 +64,92 @@ def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> 
             and open_shoe.commitment == commitment
         ):
             return ShoeStarted(open_shoe, created=False)
-        if commitment and (used := Shoe.objects.filter(commitment=commitment).select_related("table").first()):
-            raise ShoeConflictError(
-                f"these commitments were used by shoe {used.number} of table {used.table.slug}: "
-                "a shoe's cards are committed once, shuffled anew",
-                "commitments",
-            )
-        now = timezone.now()
-        ending = Shoe.objects.filter(table=table, state=Shoe.State.OPEN).values_list("pk", "authenticated").first()
-        if ending is not None:
-            ended, authenticated = ending  # at most one open shoe a table
-            transaction.on_commit(
-                lambda: surveillance.shoe_ended_checks_queue(shoe_id=ended, authenticated=authenticated)
-            )
-        Shoe.objects.filter(table=table, state=Shoe.State.OPEN).update(state=Shoe.State.CLOSED, ended_at=now)
-        last = Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
-        shoe = Shoe.objects.create(
-            table=table,
-            number=last + 1,
-            decks=table.decks,
-            started_at=now,
-            authenticated=hashes is not None,
-            commitment=commitment,
-            card_count=len(hashes) if hashes else 0,
+        reused = _reuse_found(hashes) if hashes else None
+        if reused is None:
+            started = _open_next(table, hashes, commitment)
+    if reused is not None:
+        _reuse_refuse(table, hashes or (), reused)
+    return ShoeStarted(started, created=True)
+
+
+@dataclass(frozen=True)
+class Reuse:
+    """A card hash of a new shoe's that an earlier shoe committed."""
+
+    index: int  # in the new shoe's commitments
+    card: int  # its number in the earlier shoe
+    shoe: int
+    table: str
+    count: int  # of the new shoe's hashes, how many an earlier shoe committed
+
+
+def _reuse_found(hashes: Sequence[str]) -> Reuse | None:
+    """The first of ``hashes`` any earlier shoe of the casino committed: once that shoe's
+    cards are revealed (or its burn card turned over), a shoe committing one of its hashes
+    again is dealt in an order partly public from its start; reordered or mixed with new
+    ones, the same."""
+    earlier = {
+        card_hash: (number, shoe, table)
+        for card_hash, number, shoe, table in ShoeCard.objects.filter(hash__in=hashes).values_list(
+            "hash", "number", "shoe__number", "shoe__table__slug"
         )
-        if hashes:
-            ShoeCard.objects.bulk_create(
-                [ShoeCard(shoe=shoe, number=i, hash=h) for i, h in enumerate(hashes, start=1)], batch_size=500
-            )
-        transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
-    return ShoeStarted(shoe, created=True)
+    }
+    if not earlier:
+        return None
+    index = next(i for i, card_hash in enumerate(hashes) if card_hash in earlier)
+    number, shoe, table = earlier[hashes[index]]
+    return Reuse(index=index, card=number, shoe=shoe, table=table, count=sum(h in earlier for h in hashes))
+
+
+def _reuse_refuse(table: Table, hashes: Sequence[str], reused: Reuse) -> NoReturn:
+    """Raise an alarm (once per set of commitments tried), then refuse with 409 naming
+    the first reused hash."""
+    finding = Finding(
+        kind=AlarmKind.COMMITMENTS_REUSED,
+        severity=Severity.CRITICAL,
+        key=f"commitments-{shoe_commitment(hashes)[:32]}",
+        evidence={
+            "test": "commitments_seen",
+            "field": f"commitments[{reused.index}]",
+            "reused": reused.count,
+            "earlier_shoe": reused.shoe,
+            "earlier_table": reused.table,
+            "earlier_card": reused.card,
+        },
+    )
+    with transaction.atomic():
+        alarm_raise(finding, table=table, dealer=table.dealer_name)
+    raise ShoeConflictError(
+        f"this card's hash was committed by shoe {reused.shoe} of table {reused.table} (card {reused.card}), "
+        f"and {reused.count} of these commitments were: a shoe's cards are committed once, shuffled anew",
+        f"commitments[{reused.index}]",
+    )
+
+
+def _open_next(table: Table, hashes: Sequence[str] | None, commitment: str) -> Shoe:
+    """Inside the table's lock: its open shoe ended (its end checks queued) and the next opened."""
+    now = timezone.now()
+    ending = Shoe.objects.filter(table=table, state=Shoe.State.OPEN).values_list("pk", "authenticated").first()
+    if ending is not None:
+        ended, authenticated = ending  # at most one open shoe a table
+        transaction.on_commit(lambda: surveillance.shoe_ended_checks_queue(shoe_id=ended, authenticated=authenticated))
+    Shoe.objects.filter(table=table, state=Shoe.State.OPEN).update(state=Shoe.State.CLOSED, ended_at=now)
+    last = Shoe.objects.filter(table=table).aggregate(n=Max("number"))["n"] or 0
+    shoe = Shoe.objects.create(
+        table=table,
+        number=last + 1,
+        decks=table.decks,
+        started_at=now,
+        authenticated=hashes is not None,
+        commitment=commitment,
+        card_count=len(hashes) if hashes else 0,
+    )
+    if hashes:
+        ShoeCard.objects.bulk_create(
+            [ShoeCard(shoe=shoe, number=i, hash=h) for i, h in enumerate(hashes, start=1)], batch_size=500
+        )
+    transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
+    return shoe
 
 
 def shoe_reveal(*, table: Table, number: int, plaintexts: dict[str, object]) -> Shoe:

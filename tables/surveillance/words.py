@@ -34,6 +34,10 @@ LABELS: dict[str, Promise] = {
     "suit_repeats": gettext_lazy("Suit repeats"),
     "suit_repeats_expected": gettext_lazy("Suit repeats expected"),
     "earlier_shoe": gettext_lazy("Earlier shoe"),
+    "earlier_table": gettext_lazy("Earlier shoe's table"),
+    "earlier_card": gettext_lazy("Its card number there"),
+    "field": gettext_lazy("First hash committed before"),
+    "reused": gettext_lazy("Hashes committed before"),
     "hits": gettext_lazy("Stretches found again"),
     "positions": gettext_lazy("Where, in this shoe"),
     "shift": gettext_lazy("Shift"),
@@ -68,6 +72,7 @@ LABELS: dict[str, Promise] = {
 TESTS: dict[str, Promise] = {
     "card_count": gettext_lazy("A card dealt more often than the shoe holds"),
     "card_accounting": gettext_lazy("Every committed card accounted for"),
+    "commitments_seen": gettext_lazy("A new shoe's card hashes committed by an earlier shoe"),
     "plaintext_names_card": gettext_lazy("Each plaintext names the card dealt"),
     "cards_never_seen": gettext_lazy("Cards never seen in the shoe"),
     "rank_shortfall": gettext_lazy("A rank seen too seldom"),

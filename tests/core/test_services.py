@@ -12,9 +12,10 @@ from django.db import IntegrityError, connection, transaction
 from django.test.utils import CaptureQueriesContext
 
 from tables import live, services
+from tables.game.alarms import AlarmKind
 from tables.game.validation import IllegalRoundError
 from tables.live import Scheduler, table_group
-from tables.models import Round, Shoe, Table
+from tables.models import Alarm, Round, Shoe, Table
 from tests.concurrency import at_once
 from tests.dealers import DECK, Deck
 from tests.pushes import Recorder, page_opens
@@ -104,10 +105,36 @@ def test_commitments_an_earlier_shoe_had_are_refused(baccarat_1) -> None:
     other, _ = services.table_create(slug="baccarat-2", name="Baccarat 2")
     hashes = Deck.of(DECK).hashes
     services.shoe_start(table=table, commitments=hashes)
-    with pytest.raises(services.ShoeConflictError, match="used by shoe 1 of table baccarat-1") as refused:
+    with pytest.raises(services.ShoeConflictError, match="committed by shoe 1 of table baccarat-1") as refused:
         services.shoe_start(table=other, commitments=hashes)
-    assert refused.value.field == "commitments"
+    assert refused.value.field == "commitments[0]"
     assert not other.shoes.exists()
+
+
+def test_an_earlier_shoe_s_hashes_reordered_or_mixed_with_new_ones_are_refused_and_raise_one_alarm(
+    baccarat_1, django_capture_on_commit_callbacks
+) -> None:
+    """Issue 49, item 6: after shoe A was revealed, its 416 hashes reversed were taken
+    as shoe B (whose burn card A's reveal then told), and 415 old hashes and 1 new too."""
+    table, _ = baccarat_1
+    a = Deck.of(DECK).hashes
+    services.shoe_start(table=table, commitments=a)
+    fresh = Deck.of("2S " + DECK).hashes  # the same cards, each with a plaintext of its own
+    mixed = [fresh[0], *a[1:]]
+    for tried, index, count in [(a[::-1], 0, 416), (mixed, 1, 415)]:
+        for _ in range(2):  # a dealer system retrying the same post: one alarm
+            with django_capture_on_commit_callbacks(execute=True), pytest.raises(services.ShoeConflictError) as refused:
+                services.shoe_start(table=table, commitments=tried)
+            assert refused.value.field == f"commitments[{index}]"
+            assert f"and {count} of these commitments were" in str(refused.value)
+    assert Shoe.objects.filter(table=table).count() == 1  # shoe A, still open
+    alarms = Alarm.objects.filter(kind=AlarmKind.COMMITMENTS_REUSED).order_by("pk")
+    assert [(a.severity, a.evidence["field"], a.evidence["reused"], a.shoe_id) for a in alarms] == [
+        ("critical", "commitments[0]", 416, None),
+        ("critical", "commitments[1]", 415, None),
+    ]
+    assert alarms[0].evidence["earlier_shoe"] == 1 and alarms[0].evidence["earlier_card"] == 416
+    assert services.shoe_start(table=table, commitments=fresh).shoe.number == 2  # all new: taken
 
 
 def test_the_database_allows_one_open_shoe_per_table(baccarat_1) -> None:
