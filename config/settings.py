@@ -41,6 +41,12 @@ def _secret_key() -> str:
     every host must sign with one key, and a key written quietly to one host's disk
     is another host's stranger."""
     if key := env("SECRET_KEY"):
+        if env_bool("HTTPS") and _placeholder(key):
+            raise ImproperlyConfigured(
+                "SECRET_KEY is a placeholder or too weak for production (HTTPS=true): at least 50 characters, "
+                "15 of them different, not an example's; make one with: "
+                "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
+            )
         return key
     if env_bool("HTTPS"):
         raise ImproperlyConfigured(
@@ -52,6 +58,20 @@ def _secret_key() -> str:
         path.write_text(secrets.token_urlsafe(50))
         path.chmod(0o600)
     return path.read_text().strip()
+
+
+def _placeholder(key: str) -> bool:
+    """A key no production should run with: deploy/systemd/env.example's placeholder, a
+    "change me" of any kind, Django's insecure prefix, or one Django's deploy check calls
+    weak (under 50 characters or under 5 distinct ones; 15 asked here)."""
+    folded = key.casefold()
+    return (
+        "change-me" in folded
+        or "changeme" in folded
+        or key.startswith("django-insecure")
+        or len(key) < 50
+        or len(set(key)) < 15
+    )
 
 
 SECRET_KEY = _secret_key()

@@ -208,9 +208,12 @@ class ShoeAdmin(lists.PlainCheckboxes, admin.ModelAdmin):
         if progress is None:
             self._nothing_to_cancel(request, shoe)
             return HttpResponseRedirect(page)
-        form = rounds.CancelForm(request.POST if request.method == "POST" else None, initial={"round": progress.number})
+        initial = {"round": progress.number, "deal": services.deal_attempt(progress)}
+        form = rounds.CancelForm(request.POST if request.method == "POST" else None, initial=initial)
         if form.is_valid():
-            self._cancel(request, shoe, form.cleaned_data["reason"], form.cleaned_data["round"])
+            self._cancel(
+                request, shoe, form.cleaned_data["reason"], form.cleaned_data["round"], form.cleaned_data["deal"]
+            )
             return HttpResponseRedirect(page)
         return self._cancel_form(request, [(shoe, progress)], form)
 
@@ -228,7 +231,14 @@ class ShoeAdmin(lists.PlainCheckboxes, admin.ModelAdmin):
         if form.is_valid():
             for shoe, _progress_seen in dealing:
                 seen = request.POST.get(f"round-{shoe.pk}", "")
-                self._cancel(request, shoe, form.cleaned_data["reason"], int(seen) if seen.isdigit() else None)
+                deal = request.POST.get(f"deal-{shoe.pk}", "")
+                self._cancel(
+                    request,
+                    shoe,
+                    form.cleaned_data["reason"],
+                    int(seen) if seen.isdigit() else None,
+                    int(deal) if deal.isdigit() else None,
+                )
             return None
         return self._cancel_form(request, dealing, form, action=True)
 
@@ -241,31 +251,39 @@ class ShoeAdmin(lists.PlainCheckboxes, admin.ModelAdmin):
             **self.admin_site.each_context(request),
             "title": title,
             "opts": self.opts,
-            "dealing": [(shoe, progress, shoe_desk.round_dealing(progress)) for shoe, progress in dealing],
+            "dealing": [
+                (shoe, progress, shoe_desk.round_dealing(progress), services.deal_attempt(progress))
+                for shoe, progress in dealing
+            ],
             "form": form,
             "action": action,
             "action_checkbox_name": helpers.ACTION_CHECKBOX_NAME,
         }
         return TemplateResponse(request, "admin/tables/shoe/cancel_round.html", context)
 
-    def _cancel(self, request: HttpRequest, shoe: Shoe, reason: str, seen: int | None) -> RoundCancel | None:
-        """Cancel the round ``shoe`` is dealing, when it is still round ``seen`` (the one
-        the reviewer was shown), and say what was cancelled."""
+    def _cancel(
+        self, request: HttpRequest, shoe: Shoe, reason: str, seen: int | None, deal: int | None = None
+    ) -> RoundCancel | None:
+        """Cancel the round ``shoe`` is dealing, when it is still round ``seen`` and deal
+        ``deal`` (the one the reviewer was shown), and say what was cancelled."""
         try:
             cancel = services.round_cancel(
-                table=shoe.table, reason=reason, user=request.user, number=seen, shoe_number=shoe.number
+                table=shoe.table, reason=reason, user=request.user, number=seen, shoe_number=shoe.number, deal=deal
             )
         except services.RoundConflictError:
             progress = RoundInProgress.objects.filter(shoe=shoe).first()
-            self.message_user(
-                request,
-                _(
+            if progress is not None and progress.number == seen:
+                text = _(
+                    "Round %(seen)s of %(shoe)s was cancelled and is being dealt again since: "
+                    "nothing was cancelled. Look again before you cancel."
+                )
+            else:
+                text = _(
                     "Round %(seen)s of %(shoe)s is no longer being dealt (round %(number)s is): "
                     "nothing was cancelled. Look again before you cancel."
                 )
-                % {"seen": seen, "shoe": shoe, "number": progress.number if progress else "—"},
-                messages.WARNING,
-            )
+            values = {"seen": seen, "shoe": shoe, "number": progress.number if progress else "—"}
+            self.message_user(request, text % values, messages.WARNING)
             return None
         except (services.NoRoundInProgressError, services.NoOpenShoeError):
             self._nothing_to_cancel(request, shoe)

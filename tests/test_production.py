@@ -9,6 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+from config import settings as settings_module
 from tests import servers
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -45,6 +48,32 @@ def test_production_refuses_to_start_without_a_secret_key(tmp_path: Path) -> Non
     assert done.returncode != 0
     assert "SECRET_KEY is not set: in production (HTTPS=true)" in done.stderr
     assert not (tmp_path / "secret_key").exists()
+
+
+@pytest.mark.parametrize(
+    "key",
+    [
+        "change-me-to-50-random-characters",  # deploy/systemd/env.example's, as it ships
+        "CHANGEME" + "x" * 50,
+        "django-insecure-" + "0123456789abcdefghij" * 3,
+        "short-but-random-Kq8",
+        "ab" * 40,  # long, two characters
+    ],
+)
+def test_production_refuses_to_start_with_a_placeholder_or_weak_secret_key(tmp_path: Path, key: str) -> None:
+    """Issue 49, item 10: with env.example's placeholder gunicorn served pages."""
+    env = {**os.environ, "SECRET_KEY": key, "ALLOWED_HOSTS": "baccarat.example.org", "HTTPS": "true"}
+    env["DATA_DIR"] = str(tmp_path)
+    done = subprocess.run([sys.executable, "manage.py", "check"], cwd=ROOT, env=env, capture_output=True, text=True)
+    assert done.returncode != 0
+    assert "SECRET_KEY is a placeholder or too weak for production (HTTPS=true)" in done.stderr
+    assert key not in done.stderr  # the key itself is never printed
+
+
+def test_the_example_environment_s_secret_key_is_one_production_refuses() -> None:
+    example = (ROOT / "deploy" / "systemd" / "env.example").read_text()
+    [key] = re.findall(r"^SECRET_KEY=(.*)$", example, re.MULTILINE)
+    assert settings_module._placeholder(key)
 
 
 def procfile() -> dict[str, str]:

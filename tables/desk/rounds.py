@@ -40,8 +40,9 @@ class VoidForm(forms.Form):
 
 class CancelForm(forms.Form):
     """Cancel a round in progress: the reason is required (it is kept, with who and when),
-    and ``round`` is the round the reviewer saw, so that a confirm cancels that round and
-    not the next one if it was completed meanwhile."""
+    and ``round`` is the round the reviewer saw, and ``deal`` that very deal (a round
+    cancelled is dealt again under its number), so that a confirm cancels that deal and
+    not the next round, nor the same round dealt again, if either began meanwhile."""
 
     reason = forms.CharField(
         label=gettext_lazy("Reason"),
@@ -49,6 +50,7 @@ class CancelForm(forms.Form):
         help_text=gettext_lazy("Why the round is cancelled, e.g. a misdeal or a card exposed."),
     )
     round = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
+    deal = forms.IntegerField(required=False, min_value=1, widget=forms.HiddenInput)
 
 
 def cards_html(cards: tuple) -> str:

@@ -65,28 +65,42 @@ def check_shoe_counts(outcome: RoundOutcome, *, dealt: Mapping[Card, int], decks
 # Characters that change the direction of the text after them until they are closed (or
 # the end of the paragraph): in a name they reorder what a page shows beside it.
 BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069")
+# Marks that set a direction without drawing: in a name they move the text beside it too.
+BIDI_MARKS = frozenset("\u061c\u200e\u200f")
+# Format characters a name may hold: the zero-width space marks word breaks (Thai,
+# Khmer), the zero-width joiner and non-joiner shape letters (Persian, Indic scripts) and
+# emoji. Every other (tags, soft hyphens, invisible operators, the marks above) draws
+# nothing and can hide what a name says.
+ALLOWED_FORMAT = frozenset("\u200b\u200c\u200d")
 INVISIBLE = frozenset({"Cc", "Cf", "Cs", "Zs", "Zl", "Zp", "Mn", "Me"})  # categories that draw nothing alone
+# Letters and symbols that draw a blank: the Braille blank, the Hangul fillers, the Khmer
+# inherent vowels and the Mongolian vowel separator. A name of these alone looks empty.
+BLANKS = frozenset("\u2800\u3164\u115f\u1160\uffa0\u17b4\u17b5\u180e")
 
 
 def is_visible(text: str) -> bool:
-    """Whether ``text`` draws anything: a name of zero-width spaces looks empty."""
-    return any(unicodedata.category(char) not in INVISIBLE for char in text)
+    """Whether ``text`` draws anything: a name of zero-width spaces or fillers looks empty."""
+    return any(unicodedata.category(char) not in INVISIBLE and char not in BLANKS for char in text)
 
 
 def check_name(field: str, text: str) -> None:
-    """A name a dealer system sends (the dealer's) is printable text that shows what it
-    says: a control character (NUL among them, which PostgreSQL cannot store at all,
-    while SQLite stores it), an unpaired surrogate (no UTF-8 database stores one) or a
-    bidirectional control (``\u202eannA`` shows as "Anna") is refused, on every database
-    alike, and so is a name of invisible characters alone. Raises :class:`IllegalRoundError`."""
+    """A name (a dealer's, a table's) is printable text that shows what it says: a
+    control character (NUL among them, which PostgreSQL cannot store at all, while SQLite
+    stores it), an unpaired surrogate (no UTF-8 database stores one), a bidirectional
+    control or mark (``\u202eannA`` shows as "Anna") or another format character (tag
+    characters among them) is refused, on every database alike, and so is a name of
+    invisible or blank characters alone. Raises :class:`IllegalRoundError`."""
     for position, char in enumerate(text):
         kind = None
-        if unicodedata.category(char) == "Cs":
+        category = unicodedata.category(char)
+        if category == "Cs":
             kind = "an unpaired surrogate"
-        elif unicodedata.category(char) == "Cc":
+        elif category == "Cc":
             kind = "a control character"
-        elif char in BIDI_CONTROLS:
+        elif char in BIDI_CONTROLS or char in BIDI_MARKS:
             kind = "a bidirectional control"
+        elif category == "Cf" and char not in ALLOWED_FORMAT:
+            kind = "an invisible format character"
         if kind is not None:
             message = f"{field} has {kind} (U+{ord(char):04X}) at position {position}: names are printable text"
             raise IllegalRoundError([FieldError(field, message)])

@@ -13,6 +13,7 @@ from django.utils.translation import gettext_lazy
 
 from ..game.bets import Paytable
 from ..game.shoe import CutCardRule
+from ..game.validation import IllegalRoundError, check_name
 
 
 class Variant(models.TextChoices):
@@ -80,10 +81,20 @@ class Table(models.Model):
         return self.name
 
     def clean(self) -> None:
+        """The paytable applies; the name and the dealer's name pass the one name check
+        a dealer system's names pass (:func:`~tables.game.validation.check_name`)."""
+        errors: dict[str, str] = {}
         try:
             self.get_paytable()
         except (TypeError, ValueError) as error:
-            raise ValidationError({"paytable": str(error)}) from error
+            errors["paytable"] = str(error)
+        for field in ("name", "dealer_name"):
+            try:
+                check_name(field, getattr(self, field))
+            except IllegalRoundError as refused:
+                errors[field] = refused.errors[0].message
+        if errors:
+            raise ValidationError(errors)
 
     def get_paytable(self) -> Paytable:
         return Paytable.for_variant(self.variant).updated(self.paytable or {})

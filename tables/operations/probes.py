@@ -6,7 +6,8 @@ Prometheus ask a server.
 - ``/readyz``, readiness: the database (and every migration applied), the cache, the
   channel layer and, when configured, the Celery broker, checked at once, answered
   within ``READY_TIMEOUT`` seconds: 200 ``{"status": "ok", "checks": {...}}``, or 503
-  naming what failed (:mod:`.readiness`);
+  naming what failed (:mod:`.readiness`); each failure's error and each check's time
+  only for those who may read ``/metrics``;
 - ``/metrics``, for Prometheus (:mod:`.exposition`).
 
 A middleware ahead of every other answers them: no login, no session, no redirect to
@@ -25,11 +26,19 @@ from .logs import LIVENESS, METRICS, READINESS
 from .readiness import outcomes
 
 
-def readiness() -> JsonResponse:
+def readiness(request: HttpRequest) -> JsonResponse:
+    """Each check's outcome; its error and timing only for whoever may read the metrics
+    (the configured addresses, loopback by default, or the metrics token): an error
+    names internal addresses ("Error 111 connecting to 127.0.0.1:6379"), and /readyz is
+    reachable through the proxy."""
     found = outcomes()
     failed = [o.name for o in found if not o.ok]
-    checks = {
-        o.name: {"ok": o.ok, "ms": round(o.seconds * 1000, 1), **({"error": o.error} if o.error else {})} for o in found
+    detailed = exposition.allowed(request)
+    checks: dict[str, dict[str, object]] = {
+        o.name: {"ok": o.ok, "ms": round(o.seconds * 1000, 1), **({"error": o.error} if o.error else {})}
+        if detailed
+        else {"ok": o.ok}
+        for o in found
     }
     body: dict[str, object] = {"status": "unavailable", "failed": failed} if failed else {"status": "ok"}
     response = JsonResponse(body | {"checks": checks}, status=503 if failed else 200)
@@ -47,7 +56,7 @@ def answer_probes(get_response: Callable[[HttpRequest], HttpResponse]) -> Callab
             response["Cache-Control"] = "no-store"
             return response
         if request.path == READINESS and request.method in ("GET", "HEAD"):
-            return readiness()
+            return readiness(request)
         if request.path == METRICS and request.method in ("GET", "HEAD"):
             return exposition.metrics(request)
         return get_response(request)

@@ -239,15 +239,30 @@ def _same_or_conflict(
         raise RoundConflictError(f"card {index} of round {number} is {there.code} already", "index")
 
 
+def deal_attempt(progress: RoundInProgress) -> int:
+    """Which deal of its number the round in progress is: 1, then 2 once it was cancelled
+    and dealt again, and so on (a row id would not tell: SQLite gives a deleted row's id
+    to the next)."""
+    return RoundCancel.objects.filter(shoe_id=progress.shoe_id, number=progress.number).count() + 1
+
+
 def round_cancel(
-    *, table: Table, reason: str, user: object = None, number: int | None = None, shoe_number: int | None = None
+    *,
+    table: Table,
+    reason: str,
+    user: object = None,
+    number: int | None = None,
+    shoe_number: int | None = None,
+    deal: int | None = None,
 ) -> RoundCancel:
     """Cancel the table's round in progress (a misdeal): nothing of it is recorded, its
     cards count as not dealt, and the cancel is kept (who, when, why: append-only, like a
     void). ``user`` is the reviewer; None for the table's dealer system. With ``number``
     (and ``shoe_number``), only that round of that shoe (the one a reviewer was shown):
-    another round is a :class:`RoundConflictError`, another shoe has none to cancel. On an authenticated shoe the
-    cards' committed numbers are spent (kept as burned)."""
+    another round is a :class:`RoundConflictError`, another shoe has none to cancel. With
+    ``deal`` (:func:`deal_attempt` of the round the reviewer was shown), only that deal: a round cancelled and
+    dealt again under its number is another deal, so a stale confirm cancels nothing. On
+    an authenticated shoe the cards' committed numbers are spent (kept as burned)."""
     reason = reason.strip() if isinstance(reason, str) else ""
     if not reason:
         raise IllegalRoundError([FieldError("reason", "a reason is required to cancel a round")])
@@ -258,6 +273,8 @@ def round_cancel(
             raise NoRoundInProgressError(f"no round is being dealt at table {table.slug}: nothing to cancel")
         if number is not None and number != progress.number:
             raise RoundConflictError(f"round {number} is no longer being dealt: round {progress.number} is")
+        if deal is not None and deal != deal_attempt(progress):
+            raise RoundConflictError(f"round {progress.number} was cancelled and is being dealt again since")
         cancel = RoundCancel.objects.create(
             shoe=shoe,
             number=progress.number,

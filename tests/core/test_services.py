@@ -235,3 +235,16 @@ def test_a_table_paytable_override_applies_to_its_rounds(baccarat_1) -> None:
 def test_a_table_with_a_broken_paytable_is_refused(db) -> None:
     with pytest.raises(ValidationError, match="unknown paytable entry"):
         Table(slug="x", name="X", paytable={"jackpot": 1}).full_clean()
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [("name", "\u202eelbaT"), ("name", "\u2800"), ("dealer_name", "Anna\u200f"), ("name", "Table\U000e0041")],
+)
+def test_a_table_s_names_pass_the_dealer_names_check(db, field: str, value: str) -> None:
+    """Issue 49, item 10: a table name with U+202E from table_create was stored and shown."""
+    names = {"name": "Baccarat 9", "dealer_name": ""} | {field: value}
+    with pytest.raises(ValidationError) as refused:
+        services.table_create(slug="baccarat-9", **names)
+    assert list(refused.value.message_dict) == [field]
+    assert not Table.objects.filter(slug="baccarat-9").exists()

@@ -108,6 +108,29 @@ def test_a_confirm_cancels_the_round_it_was_shown_not_the_next_one(client: Clien
     assert RoundInProgress.objects.get(shoe=shoe).number == 2 and not RoundCancel.objects.exists()
 
 
+def test_a_stale_confirm_never_cancels_the_same_round_dealt_again(client: Client, baccarat_1, desk_reviewer) -> None:
+    """Issue 49, item 10: round 1 shown to a reviewer was cancelled by the dealer system
+    and dealt again under its number; the reviewer's confirm, sent later, cancelled the
+    re-dealt round. A confirm is bound to the deal it showed."""
+    table = baccarat_1[0]
+    shoe = dealing(table)
+    client.force_login(desk_reviewer)
+    asked = client.get(cancel_page(shoe)).content.decode()
+    [deal] = [i.attrs["value"] for i in find_all(asked, "input", name_="deal")]
+    services.round_cancel(table=table, reason="misdeal, from the table")
+    services.card_deal(table=table, card="2D")  # round 1 again
+    answered = client.post(cancel_page(shoe), {"reason": "misdeal", "round": "1", "deal": deal}, follow=True)
+    assert "Round 1 of Baccarat 1 · shoe 1 was cancelled and is being dealt again since" in answered.content.decode()
+    assert RoundInProgress.objects.get(shoe=shoe).cards == "2D"
+    assert RoundCancel.objects.count() == 1  # the table's own
+
+    # The shoes list's action the same way.
+    selected = {"action": "cancel_rounds_in_progress", "_selected_action": [shoe.pk], "apply": "1"}
+    stale = {**selected, "reason": "misdeal", f"round-{shoe.pk}": "1", f"deal-{shoe.pk}": deal}
+    client.post("/admin/tables/shoe/", stale, follow=True)
+    assert RoundInProgress.objects.filter(shoe=shoe).exists() and RoundCancel.objects.count() == 1
+
+
 def test_the_shoes_list_action_asks_a_reason_then_cancels(client: Client, baccarat_1, desk_reviewer) -> None:
     shoe = dealing(baccarat_1[0])
     client.force_login(desk_reviewer)

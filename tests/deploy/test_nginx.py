@@ -70,7 +70,8 @@ def proxied(tmp_path_factory: pytest.TempPathFactory) -> Iterator[dict[str, str]
     env = {**os.environ, "DATABASE_URL": postgres.create_database("proxied", migrated=True), "REDIS_URL": redis.url,
            # The test's proxy speaks plain HTTP on its own port: a browser's page is from there.
            "CSRF_TRUSTED_ORIGINS": f"http://127.0.0.1:{listen}",
-           "DATA_DIR": str(root), "HTTPS": "true", "SECRET_KEY": "s" * 50, "ALLOWED_HOSTS": "127.0.0.1",
+           "DATA_DIR": str(root), "HTTPS": "true", "ALLOWED_HOSTS": "127.0.0.1",
+           "SECRET_KEY": "proxied-" + "0123456789abcdefghij" * 3,
            "LOG_FORMAT": "json", "STATIC_MANIFEST": "true"}  # fmt: skip
     env.pop("TASKS_INLINE", None)
     processes: list[subprocess.Popen[bytes]] = []

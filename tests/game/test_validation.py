@@ -1,5 +1,6 @@
 """Every check on a reported round, with the message a dealer would see."""
 
+import re
 from collections import Counter
 
 import pytest
@@ -106,4 +107,28 @@ def test_a_name_with_a_control_character_or_an_unpaired_surrogate_is_refused(nam
 
 @pytest.mark.parametrize("name", ["Anna", "Zoë", "李娜", "Ana María", "O'Brien", ""])
 def test_printable_names_in_any_script_are_accepted(name: str) -> None:
+    check_name("dealer", name)
+
+
+@pytest.mark.parametrize(
+    ("name", "why"),
+    [
+        ("\u2800", "no visible character"),  # the Braille blank
+        ("\u3164\u3164", "no visible character"),  # the Hangul filler
+        ("\u115f", "no visible character"),
+        ("Anna\u061c", "a bidirectional control (U+061C)"),
+        ("\u200fAnna", "a bidirectional control (U+200F)"),
+        ("Anna\U000e0041\U000e0042", "an invisible format character (U+E0041)"),  # tag characters
+        ("An\u00adna", "an invisible format character (U+00AD)"),
+    ],
+)
+def test_a_name_that_draws_blank_or_hides_a_direction_or_tags_is_refused(name: str, why: str) -> None:
+    """Issue 49, item 10: names of U+2800, U+3164 or U+115F alone rendered blank; U+061C,
+    U+200F and tag characters passed."""
+    with pytest.raises(IllegalRoundError, match=re.escape(why)):
+        check_name("dealer", name)
+
+
+@pytest.mark.parametrize("name", ["مهرداد\u200cپور", "👩\u200d💻 Anna", "홍길동", "สมชาย\u200bใจดี"])
+def test_joiners_and_word_breaks_inside_a_name_still_shape_it(name: str) -> None:
     check_name("dealer", name)

@@ -150,7 +150,12 @@ def test_no_token_plaintext_password_or_session_is_ever_logged(
 def test_production_logs_json_and_an_unknown_format_refuses_to_start(tmp_path: Path) -> None:
     check = [sys.executable, "manage.py", "shell", "-c", "from django.conf import settings; print(settings.LOG_FORMAT)"]
     base = {"DATA_DIR": str(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings", "PATH": "/usr/bin:/bin"}
-    production = {**base, "HTTPS": "true", "SECRET_KEY": "k" * 50, "ALLOWED_HOSTS": "example.org"}
+    production = {
+        **base,
+        "HTTPS": "true",
+        "SECRET_KEY": "logs-" + "0123456789abcdefghij" * 3,
+        "ALLOWED_HOSTS": "example.org",
+    }
     assert subprocess.run(check, cwd=ROOT, env=production, capture_output=True, text=True).stdout.split()[-1] == "json"
     assert subprocess.run(check, cwd=ROOT, env=base, capture_output=True, text=True).stdout.split()[-1] == "text"
     refused = subprocess.run(check, cwd=ROOT, env={**base, "LOG_FORMAT": "xml"}, capture_output=True, text=True)

@@ -51,6 +51,29 @@ def test_readiness_answers_503_naming_the_cache_when_it_is_unreachable(client: C
     assert body["checks"]["cache"]["error"].startswith("ConnectionError")
 
 
+def test_readiness_tells_the_public_only_what_failed_and_the_metrics_reader_why(
+    client: Client, db, monkeypatch, settings
+) -> None:
+    """Issue 49, item 10: /readyz through the shipped proxy showed "Error 111 connecting
+    to 127.0.0.1:...". From an address not allowed to read the metrics, each check's
+    outcome alone; with the metrics token (or from loopback), its error and time too."""
+
+    def refused(*args: object, **kwargs: object) -> None:
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(type(caches["default"]), "set", refused)
+    settings.METRICS_TOKEN = "metrics-token-0123456789"
+    public = client.get("/readyz", REMOTE_ADDR="203.0.113.5")
+    body = answer(public)
+    assert public.status_code == 503 and body["failed"] == ["cache"]
+    assert body["checks"]["cache"] == {"ok": False} and body["checks"]["database"] == {"ok": True}
+    assert b"127.0.0.1" not in public.content and b"Error" not in public.content
+    told = answer(
+        client.get("/readyz", REMOTE_ADDR="203.0.113.5", HTTP_AUTHORIZATION="Bearer metrics-token-0123456789")
+    )
+    assert told["checks"]["cache"]["error"].startswith("ConnectionError") and "ms" in told["checks"]["database"]
+
+
 def test_readiness_names_the_channel_layer_when_pushes_could_not_be_sent(client: Client, db, monkeypatch) -> None:
     def refused() -> None:
         raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
