@@ -1,9 +1,9 @@
 """Three dealers beside the outside probe's three contention scenarios (issue 49), on the
 production shape: the checkout's own Procfile lines (gunicorn web, and api where the
 Procfile has it; the Celery worker, the webhooks worker where it has one, and beat) on
-PostgreSQL and Redis, with HTTPS=true behind the proxy's headers. Requests are routed
-as the shipped nginx routes them: a dealer's (a bearer token) to ``api`` when there is
-one, everything else to ``web``.
+PostgreSQL and Redis, with HTTPS=true behind the proxy's headers, each at the ``Nice=``
+of its shipped systemd unit. Requests are routed as the shipped nginx routes them: a
+dealer's (a bearer token) to ``api`` when there is one, everything else to ``web``.
 
 - ``drip``: a webhook whose receiver answers a byte every 4 s, fed 40 alarms at the
   phase's start; besides ingest, how far the odds fall behind (rounds recorded without
@@ -79,12 +79,20 @@ def procfile(root: Path) -> dict[str, str]:
     return dict(line.split(": ", 1) for line in lines if line and not line.startswith("#"))
 
 
-def command_of(line: str, env: dict[str, str]) -> list[str]:
+def command_of(line: str, env: dict[str, str], nice: int = 0) -> list[str]:
     """A Procfile line as a command: its ``${NAME:-default}`` filled from ``env``, its
-    program run by this interpreter (``python -m gunicorn``, ``python -m celery``)."""
+    program run by this interpreter (``python -m gunicorn``, ``python -m celery``), at
+    the ``nice`` its systemd unit gives it."""
     filled = re.sub(r"\$\{(\w+):-([^}]*)\}", lambda m: env.get(m.group(1), m.group(2)), line)
     words = filled.replace("%h", "bench").split()
-    return [sys.executable, "-m", *words]
+    return [*(["nice", "-n", str(nice)] if nice else []), sys.executable, "-m", *words]
+
+
+def unit_nice(root: Path, process: str) -> int:
+    """The ``Nice=`` of the process's shipped systemd unit (0 when it sets none)."""
+    unit = root / "deploy" / "systemd" / f"baccarat-{process}.service"
+    found = re.search(r"^Nice=(-?\d+)$", unit.read_text(), re.MULTILINE) if unit.exists() else None
+    return int(found.group(1)) if found else 0
 
 
 @dataclass
@@ -145,8 +153,9 @@ class ProductionStack:
                 if name in lines:
                     line = lines[name].replace("${DATA_DIR:-var}", str(self.data))
                     with (self.data / f"{name}.log").open("w") as log:
+                        command = command_of(line, self.env, unit_nice(self.root, name))
                         self.processes[name] = subprocess.Popen(
-                            command_of(line, self.env), cwd=self.root, env=self.env, stdout=log, stderr=log
+                            command, cwd=self.root, env=self.env, stdout=log, stderr=log
                         )
             self.web = f"http://127.0.0.1:{ports['PORT']}"
             self.api = f"http://127.0.0.1:{ports['API_PORT']}" if "api" in self.processes else self.web
@@ -263,8 +272,34 @@ def exports(stack: ProductionStack, stop: threading.Event, figures: dict[str, fl
     figures.update({f"exports answered {status}": count for status, count in sorted(answers.items())})
 
 
+def owner_signs_in(stack: ProductionStack, stop: threading.Event, answers: Counter[int]) -> None:
+    """The owner signing in every 2 s during the flood, from a browser that signed in
+    before it (its cookies kept), from an address of its own."""
+    known = signed_in(stack.web, "reviewer", "pw-reviewer-1")  # before the flood: the browser's cookies
+    keep = "; ".join(c for c in known.split("; ") if not c.startswith("sessionid="))
+    while not stop.wait(2):
+        origin = {"X-Real-IP": "192.0.2.200", "Cookie": keep}
+        status, headers, page = call(stack.web, "GET", "/admin/login/", headers=origin)
+        token = CSRF.search(page)
+        if token is None:
+            answers[status] += 1
+            continue
+        cookie = "; ".join([keep, *(v.split(";")[0] for k, v in headers if k.lower() == "set-cookie")])
+        form = urlencode({"csrfmiddlewaretoken": token.group(1), "username": "reviewer", "password": "pw-reviewer-1"})
+        sent = {
+            **origin,
+            "Cookie": cookie,
+            "Content-Type": "application/x-www-form-urlencoded",
+            "Referer": f"https://127.0.0.1{stack.web[stack.web.rindex(':') :]}/admin/login/",
+        }
+        answers[call(stack.web, "POST", "/admin/login/", form.encode(), sent)[0]] += 1
+
+
 def logins(stack: ProductionStack, stop: threading.Event, figures: dict[str, float]) -> None:
     answers: Counter[int] = Counter()
+    owner: Counter[int] = Counter()
+    owner_thread = threading.Thread(target=owner_signs_in, args=(stack, stop, owner), daemon=True)
+    owner_thread.start()
 
     def flood(worker: int) -> None:
         for n in itertools.count():
@@ -293,7 +328,10 @@ def logins(stack: ProductionStack, stop: threading.Event, figures: dict[str, flo
     stop.wait()
     for thread in threads:
         thread.join(timeout=60)
+    owner_thread.join(timeout=60)
     figures.update({f"sign-ins answered {status}": count for status, count in sorted(answers.items())})
+    figures["owner's sign-ins that got in (302)"] = owner[302]
+    figures["owner's sign-ins tried"] = sum(owner.values())
 
 
 @contextmanager

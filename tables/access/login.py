@@ -37,6 +37,7 @@ from .throttles import (
 )
 
 _hashing = threading.BoundedSemaphore(settings.LOGIN_HASHING_AT_ONCE)
+_known_hashing = threading.BoundedSemaphore(1)  # known browsers' own: their owners, never a flood
 
 
 class ThrottledLoginForm(AdminAuthenticationForm):
@@ -48,10 +49,11 @@ class ThrottledLoginForm(AdminAuthenticationForm):
     def clean(self) -> dict[str, Any]:
         address = client_address(self.request) if self.request is not None else ""
         username = str(self.cleaned_data.get("username") or "").casefold()
+        known = browser_known(self.request, username)
         waits = [
             login_failures_by_address.waiting(address),
             login_failures_by_username_address.waiting(f"{username} {address}"),
-            None if browser_known(self.request, username) else login_failures_by_username.waiting(username),
+            None if known else login_failures_by_username.waiting(username),
         ]
         wait = max((w for w in waits if w is not None), default=None)
         if wait is not None:
@@ -65,7 +67,13 @@ class ThrottledLoginForm(AdminAuthenticationForm):
                 )
                 % {"minutes": minutes},
             )
-        if login_hashes.count("all") is not None or not _hashing.acquire(timeout=settings.LOGIN_HASHING_WAIT):
+        # The hashes a second and at once bound a flood; a browser known to have signed in
+        # as this user (which a flood cannot forge) has a slot of its own, so its owner
+        # gets in while a flood from many addresses takes every other.
+        slots = _known_hashing if known else _hashing
+        if (not known and login_hashes.count("all") is not None) or not slots.acquire(
+            timeout=settings.LOGIN_HASHING_WAIT
+        ):
             self._refuse(1, gettext("Too many sign-ins at once. Try again in a moment."))
         try:
             return super().clean()
@@ -76,7 +84,7 @@ class ThrottledLoginForm(AdminAuthenticationForm):
             login_failures_by_username.count(username)
             raise
         finally:
-            _hashing.release()
+            slots.release()
 
     def _refuse(self, wait: float, message: str) -> None:
         self.retry_after = max(1, math.ceil(wait))

@@ -29,6 +29,7 @@ class AlarmKind(enum.StrEnum):
     CARD_REPEATS = "card_repeats"  # too many repeats of the previous card's rank or suit
     REPEATED_CARDS = "repeated_cards"  # a stretch of cards repeating an earlier shoe's (a reused shoe)
     REPEATED_RESULTS = "repeated_results"  # rounds repeating an earlier shoe's results in order
+    REPEATED_IN_SHOE = "repeated_in_shoe"  # a stretch of cards dealt again later in the same shoe (a stacked shoe)
     # Outcome statistics
     OUTCOMES = "outcomes"  # the per-shoe chi-square tests under a threshold
     STREAK = "streak"  # a run of one side whose probability under the shoe's odds is under a threshold

@@ -7,6 +7,9 @@ shuffled.
   those neighbours together: too many of them, or a run of them, is the alarm.
 - **Repeats** (:func:`card_repeats_finding`): a card of the previous card's rank, or
   suit, more often than a fair shoe's exact expectation (one-sided).
+- **A stacked shoe** (:func:`in_shoe_finding`): a stretch of cards dealt again later in
+  the same shoe, as when every deck was put in one order, or the second half of the shoe
+  repeats the first.
 - **Repeated stretches** (:func:`card_stretches`, :func:`result_stretches`,
   :func:`repeated_finding`): fingerprints of every stretch of consecutive cards (and
   of round results) for the shell to index, and the finding from the hits it found.
@@ -316,5 +319,80 @@ def repeated_finding(shoe: ShoeSeen, kind: AlarmKind, thresholds: Thresholds) ->
             "rounds": rounds[:MAX_EVIDENCE],
             "cards": (items if cards_kind else cards)[:MAX_EVIDENCE],
             **({} if cards_kind else {"results": items[:MAX_EVIDENCE]}),
+        },
+    )
+
+
+IN_SHOE_WINDOW = 6  # cards a window: a repeat is looked for from this many cards in line
+
+
+def self_match_chance(decks: int) -> float:
+    """The chance that two given places of a shuffled shoe of ``decks`` hold the same card
+    (rank and suit): the other place holds one of its ``decks - 1`` copies among the
+    ``52 decks - 1`` other cards."""
+    return (decks - 1) / (52 * decks - 1)
+
+
+@dataclass(frozen=True)
+class InShoeRepeat:
+    """The longest stretch of cards dealt again later in the shoe: ``length`` cards from
+    ``earlier`` dealt again from ``later``."""
+
+    length: int
+    later: int
+    earlier: int
+
+
+def longest_in_shoe_repeat(indexes: Sequence[int], window: int = IN_SHOE_WINDOW) -> InShoeRepeat | None:
+    """The longest stretch of at least ``window`` cards (by index) that an earlier part of
+    the same sequence holds in the same order; the first found on a draw. Each window is
+    looked up once, and a match is extended as far as it goes."""
+    first_at: dict[tuple[int, ...], int] = {}
+    best: InShoeRepeat | None = None
+    size = len(indexes)
+    for later in range(size - window + 1):
+        key = tuple(indexes[later : later + window])
+        earlier = first_at.setdefault(key, later)
+        if earlier == later or (
+            best is not None and later < best.later + best.length and later - earlier == best.later - best.earlier
+        ):
+            continue  # the window's first time, or inside the repeat already found
+        length = window
+        while later + length < size and indexes[earlier + length] == indexes[later + length]:
+            length += 1
+        if best is None or length > best.length:
+            best = InShoeRepeat(length, later, earlier)
+    return best
+
+
+def in_shoe_finding(shoe: ShoeSeen, thresholds: Thresholds) -> Finding | None:
+    """REPEATED_IN_SHOE: a stretch of cards dealt again later in the same shoe, too long
+    for a shuffled one. Two places hold the same card with chance
+    :func:`self_match_chance`; of the n cards dealt, (n - L + 1)(n - L) / 2 pairs of
+    stretches of L cards could match, so the chance of any L-card repeat is at most that
+    many times the chance^L (a union bound). A shoe whose decks each came in one order
+    repeats 52 cards a deck; a shoe whose second half repeats its first, all of it."""
+    found = longest_in_shoe_repeat(shoe.indexes)
+    if found is None:
+        return None
+    n, length = len(shoe.indexes), found.length
+    pairs = (n - length + 1) * (n - length) / 2
+    p_value = min(1.0, pairs * self_match_chance(shoe.decks) ** length)
+    severity = thresholds.severity(p_value, thresholds.in_shoe)
+    if severity is None:
+        return None
+    indexes = range(found.later, found.later + length)
+    return Finding(
+        AlarmKind.REPEATED_IN_SHOE,
+        severity,
+        shoe.key(AlarmKind.REPEATED_IN_SHOE, severity),
+        shoe.round_number,
+        {
+            "test": "in_shoe_stretch",
+            "statistic": length,
+            "p_value": p_value,
+            "shift": found.later - found.earlier,
+            "rounds": sorted({shoe.card_rounds[i] for i in indexes}),
+            "cards": [shoe.cards[i].code for i in list(indexes)[:MAX_EVIDENCE]],
         },
     )

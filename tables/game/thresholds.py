@@ -21,6 +21,7 @@ class Thresholds:
     composition: float = 1e-8  # SHORT_SHOE: dealt cards against the shoe's composition
     deck_order: float = 1e-8  # DECK_ORDER: neighbours in new-deck order, count or run
     repeats: float = 1e-8  # CARD_REPEATS: the previous card's rank or suit repeated
+    in_shoe: float = 1e-8  # REPEATED_IN_SHOE: a stretch of cards dealt again in the same shoe
     outcomes: float = 1e-6  # OUTCOMES: the lowest of the per-shoe chi-square tests
     streak: float = 1e-5  # STREAK: a run of one side this long in a shoe, on its odds
     critical: float = 1e-12  # any p-value under this is near-impossible on a fair shoe

@@ -26,12 +26,12 @@ from .dealing import RoundCancel, RoundInProgress
 from .rounds import AppendOnly, AppendOnlyError, Round, RoundAudit
 from .shoe_days import ShoeDay
 from .shoes import Shoe
-from .surveillance import Alarm, AlarmNote, ShoeStretch
+from .surveillance import Alarm, AlarmFinding, AlarmNote, ShoeStretch
 from .tables import CUT_CARD_RULE_CHOICES, Table, Variant, token_digest
 from .webhooks import Webhook, WebhookAttempt, WebhookDelivery
 
 __all__ = [
-    "CUT_CARD_RULE_CHOICES", "Alarm", "AlarmNote", "AppendOnly", "AppendOnlyError", "DealerDay", "PlaintextRefusal",
-    "Round", "RoundAudit", "RoundCancel", "RoundInProgress", "Shoe", "ShoeCard", "ShoeDay", "ShoeStretch", "Table",
-    "Variant", "Webhook", "WebhookAttempt", "WebhookDelivery", "dealer_day_add", "token_digest",
+    "CUT_CARD_RULE_CHOICES", "Alarm", "AlarmFinding", "AlarmNote", "AppendOnly", "AppendOnlyError", "DealerDay",
+    "PlaintextRefusal", "Round", "RoundAudit", "RoundCancel", "RoundInProgress", "Shoe", "ShoeCard", "ShoeDay",
+    "ShoeStretch", "Table", "Variant", "Webhook", "WebhookAttempt", "WebhookDelivery", "dealer_day_add", "token_digest",
 ]  # fmt: skip

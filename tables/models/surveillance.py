@@ -25,6 +25,7 @@ KIND_LABELS = {
     AlarmKind.CARD_REPEATS: gettext_lazy("Too many repeated ranks or suits"),
     AlarmKind.REPEATED_CARDS: gettext_lazy("Cards repeat an earlier shoe"),
     AlarmKind.REPEATED_RESULTS: gettext_lazy("Results repeat an earlier shoe"),
+    AlarmKind.REPEATED_IN_SHOE: gettext_lazy("Cards repeat within the shoe"),
     AlarmKind.OUTCOMES: gettext_lazy("Outcomes off their odds"),
     AlarmKind.STREAK: gettext_lazy("Unlikely streak"),
     AlarmKind.OPERATIONS: gettext_lazy("Dealer or table signals"),
@@ -33,9 +34,11 @@ SEVERITY_LABELS = {Severity.WARNING: gettext_lazy("Warning"), Severity.CRITICAL:
 
 
 class Alarm(models.Model):
-    """One thing surveillance found on a shoe (or a table's day), raised once: the same
-    finding found again keeps this row (``kind`` and ``key`` are unique together). Its
-    state changes only with an :class:`AlarmNote`, written by the same service call."""
+    """An episode of one kind on one table and shoe (or a table's days): raised by its
+    first finding, it gathers the later findings of its kind there while it is not
+    resolved (each an :class:`AlarmFinding`, counted in ``count``), escalating to
+    critical when one is, instead of a new alarm a finding. Its state changes only with
+    an :class:`AlarmNote`, written by the same service call."""
 
     class State(models.TextChoices):
         OPEN = "open", gettext_lazy("Open")
@@ -75,6 +78,15 @@ class Alarm(models.Model):
     evidence = models.JSONField(gettext_lazy("evidence"), default=dict, blank=True)
     state = models.CharField(gettext_lazy("state"), max_length=12, choices=State.choices, default=State.OPEN)
     raised_at = models.DateTimeField(gettext_lazy("raised at"), default=timezone.now)
+    count = models.PositiveIntegerField(
+        gettext_lazy("findings"),
+        default=1,
+        help_text=gettext_lazy("Findings gathered by this alarm, its first included."),
+    )
+    last_found_at = models.DateTimeField(gettext_lazy("last found at"), null=True, blank=True)
+    escalated_at = models.DateTimeField(
+        gettext_lazy("escalated at"), null=True, blank=True, help_text=gettext_lazy("When a warning became critical.")
+    )
 
     class Meta:
         ordering = ["-raised_at", "-pk"]
@@ -97,6 +109,32 @@ class Alarm(models.Model):
     @property
     def severity_label(self) -> str:
         return str(SEVERITY_LABELS.get(Severity(self.severity), self.severity))
+
+
+class AlarmFinding(AppendOnly):
+    """One finding of surveillance, kept once (``kind`` and ``key`` are unique together:
+    the same finding found again, round after round, is not counted again), under the
+    alarm whose episode it belongs to."""
+
+    alarm = models.ForeignKey(
+        Alarm, verbose_name=gettext_lazy("alarm"), on_delete=models.PROTECT, related_name="findings"
+    )
+    kind = models.CharField(gettext_lazy("kind"), max_length=24)
+    key = models.CharField(gettext_lazy("key"), max_length=120)
+    severity = models.CharField(gettext_lazy("severity"), max_length=8)
+    round_number = models.PositiveIntegerField(gettext_lazy("round number"), null=True, blank=True)
+    dealer_name = models.CharField(gettext_lazy("dealer name"), max_length=80, blank=True)
+    evidence = models.JSONField(gettext_lazy("evidence"), default=dict, blank=True)
+    found_at = models.DateTimeField(gettext_lazy("found at"), default=timezone.now)
+
+    class Meta:
+        ordering = ["alarm", "pk"]
+        constraints = [models.UniqueConstraint(fields=["kind", "key"], name="one_finding_per_key")]
+        verbose_name = gettext_lazy("alarm finding")
+        verbose_name_plural = gettext_lazy("alarm findings")
+
+    def __str__(self) -> str:
+        return f"{self.kind} {self.key}"
 
 
 class AlarmNote(AppendOnly):

@@ -48,6 +48,9 @@ CARD_REFUSALS = Counter("baccarat_card_refusals", "Card-authentication plaintext
 ALARMS_RAISED = Counter(
     "baccarat_alarms_raised", "Shoe surveillance's alarms raised, by kind and severity", ["kind", "severity"]
 )
+ALARM_FINDINGS_GATHERED = Counter(
+    "baccarat_alarm_findings_gathered", "Findings an alarm already open gathered (no new alarm), by kind", ["kind"]
+)
 WEBHOOK_ATTEMPTS = Counter("baccarat_webhook_attempts", "Webhook deliveries attempted: POSTs to a receiver")
 WEBHOOK_DELIVERED = Counter("baccarat_webhook_deliveries_succeeded", "Webhook deliveries a receiver accepted (2xx)")
 WEBHOOK_FAILED = Counter(

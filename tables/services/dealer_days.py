@@ -27,7 +27,7 @@ from ..authentication import services as authentication
 from ..game.alarms import AlarmKind
 from ..game.operations_signals import DayCounts, operations_findings
 from ..models import Alarm, DealerDay, PlaintextRefusal, Round, RoundCancel, Table, dealer_day_add
-from ..surveillance.alarms import alarm_raise
+from ..surveillance.alarms import alarm_raise, findings_known
 from .shoe_days import day_of
 
 log = logging.getLogger(__name__)
@@ -97,8 +97,7 @@ def operations_check(*, table_id: int, dealer: str, day: date) -> list[Alarm]:
         return []
     # Past a rate, every later event of the day finds it again: one read skips those
     # (alarm_raise would refuse them too, each at the cost of a failed insert).
-    kind = AlarmKind.OPERATIONS.value
-    known = set(Alarm.objects.filter(kind=kind, key__in=[f.key for f, _ in findings]).values_list("key", flat=True))
+    known = findings_known(AlarmKind.OPERATIONS, [f.key for f, _ in findings])
     raised = [alarm_raise(finding, table=table, dealer=name) for finding, name in findings if finding.key not in known]
     return [alarm for alarm in raised if alarm is not None]
 

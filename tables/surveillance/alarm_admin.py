@@ -26,6 +26,7 @@ from .panel import panel_html
 from .words import alarm_facts
 
 HANDLE_PERMISSION = "tables.handle_alarm"
+FINDINGS_LISTED = 50  # an alarm's page lists its newest findings; its count says how many in all
 
 
 class AlarmNoteForm(forms.Form):
@@ -41,7 +42,7 @@ class AlarmAdmin(admin.ModelAdmin):
     class Media:
         css = {"all": ["css/desk.css"]}  # the severity chips
 
-    list_display = ["raised", "severity_chip", "kind_name", "where", "round_number", "dealer_name", "state"]
+    list_display = ["raised", "severity_chip", "kind_name", "where", "round_number", "dealer_name", "count", "state"]
     list_display_links = ["raised", "kind_name"]
     list_filter = ["state", "severity", "kind", "table", ("raised_at", admin.DateFieldListFilter)]
     list_select_related = ["table", "shoe__table"]
@@ -123,6 +124,7 @@ class AlarmAdmin(admin.ModelAdmin):
             "alarm": alarm,
             "facts": alarm_facts(alarm),
             "notes": list(alarm.notes.order_by("at", "pk")),
+            "findings": list(alarm.findings.order_by("-pk")[:FINDINGS_LISTED]) if alarm.count > 1 else [],
             "form": form if alarm.state != Alarm.State.RESOLVED else None,
             "can_handle": request.user.has_perm(HANDLE_PERMISSION),
         }

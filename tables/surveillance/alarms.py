@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.utils import timezone
 
 from .. import live
-from ..game.alarms import Finding
-from ..models import Alarm, AlarmNote, Shoe, Table
-from ..operations.metrics import ALARMS_RAISED
+from ..game.alarms import AlarmKind, Finding, Severity
+from ..models import Alarm, AlarmFinding, AlarmNote, Shoe, Table
+from ..operations.metrics import ALARM_FINDINGS_GATHERED, ALARMS_RAISED
 from . import webhooks
 
 NOTE_STATES = {
@@ -22,11 +25,28 @@ class AlarmNoteError(ValueError):
 
 
 def alarm_raise(finding: Finding, *, table: Table, shoe: Shoe | None = None, dealer: str = "") -> Alarm | None:
-    """Store ``finding`` as an alarm unless one of its kind and key exists (the same
-    finding found again, by a check run again or twice at once): returns the new alarm,
-    or ``None``. After commit it goes to the desk and the webhooks."""
+    """Store ``finding``, once (the same finding found again, by a check run again or
+    twice at once, is refused by its kind and key), in its episode: the alarm of its kind
+    on the table and shoe (or the table's days) that is not resolved yet gathers it (its
+    count, its latest evidence, critical once a finding is), else it raises a new alarm.
+    Returns the new alarm, or ``None`` when nothing new was raised. After commit a new
+    alarm goes to the desk and the webhooks; a finding gathered updates the desk alone
+    (webhooks get the episode, not every repeat: issue 49, item 5)."""
+    now = timezone.now()
     try:
         with transaction.atomic():
+            Table.objects.select_for_update().filter(pk=table.pk).first()  # one episode opened at a time
+            if AlarmFinding.objects.filter(kind=finding.kind.value, key=finding.key).exists():
+                return None
+            episode = (
+                Alarm.objects.filter(table=table, shoe=shoe, kind=finding.kind.value)
+                .exclude(state=Alarm.State.RESOLVED)
+                .order_by("-pk")
+                .first()
+            )
+            if episode is not None:
+                _gather(episode, finding, dealer, now)
+                return None
             alarm = Alarm.objects.create(
                 table=table,
                 shoe=shoe,
@@ -36,13 +56,52 @@ def alarm_raise(finding: Finding, *, table: Table, shoe: Shoe | None = None, dea
                 round_number=finding.round_number,
                 dealer_name=dealer,
                 evidence=dict(finding.evidence),
-                raised_at=timezone.now(),
+                raised_at=now,
             )
+            _finding_keep(alarm, finding, dealer, now)
     except IntegrityError:
         return None
     transaction.on_commit(lambda: ALARMS_RAISED.labels(alarm.kind, alarm.severity).inc())
     transaction.on_commit(lambda: alarm_raised(alarm))
     return alarm
+
+
+def _finding_keep(alarm: Alarm, finding: Finding, dealer: str, now: datetime) -> None:
+    AlarmFinding.objects.create(
+        alarm=alarm,
+        kind=finding.kind.value,
+        key=finding.key,
+        severity=finding.severity.value,
+        round_number=finding.round_number,
+        dealer_name=dealer,
+        evidence=dict(finding.evidence),
+        found_at=now,
+    )
+
+
+def _gather(episode: Alarm, finding: Finding, dealer: str, now: datetime) -> None:
+    """A later finding of the episode: kept, counted, its evidence the alarm's latest;
+    a critical one escalates a warning."""
+    _finding_keep(episode, finding, dealer, now)
+    escalates = finding.severity == Severity.CRITICAL and episode.severity != Severity.CRITICAL.value
+    changes: dict[str, object] = {
+        "count": F("count") + 1,
+        "last_found_at": now,
+        "evidence": dict(finding.evidence),
+        "round_number": finding.round_number if finding.round_number is not None else episode.round_number,
+    }
+    if dealer:
+        changes["dealer_name"] = dealer
+    if escalates:
+        changes |= {"severity": Severity.CRITICAL.value, "escalated_at": now}
+    Alarm.objects.filter(pk=episode.pk).update(**changes)
+    transaction.on_commit(lambda: ALARM_FINDINGS_GATHERED.labels(episode.kind).inc())
+    transaction.on_commit(lambda: live.alarms_changed(episode.shoe_id))
+
+
+def findings_known(kind: AlarmKind, keys: list[str]) -> set[str]:
+    """Which of ``keys`` of ``kind`` were found already (each is kept once)."""
+    return set(AlarmFinding.objects.filter(kind=kind.value, key__in=keys).values_list("key", flat=True))
 
 
 def alarm_raised(alarm: Alarm) -> None:

@@ -9,7 +9,7 @@ from django.db.models import Max, Q
 from django.template.loader import render_to_string
 
 from ..game.alarms import Severity
-from ..models import Alarm, AlarmNote
+from ..models import Alarm, AlarmFinding, AlarmNote
 from ..page_version import PageVersion
 from .words import alarm_facts
 
@@ -33,11 +33,18 @@ def _superseded(alarm: Alarm, critical: set[tuple[str, str]]) -> bool:
 
 
 def panel_version(shoe_id: int | None = None) -> PageVersion:
-    """What the panel shows, as one value that only grows: the newest alarm and the
-    newest note in its scope (a push older than what a page shows is not swapped in)."""
+    """What the panel shows, as one value that only grows: the newest alarm, the newest
+    note and the newest finding an alarm gathered in its scope (a push older than what a
+    page shows is not swapped in)."""
+    scope = Q(alarm__shoe_id=shoe_id) if shoe_id is not None else Q()
     alarms = Alarm.objects.filter(shoe_id=shoe_id) if shoe_id is not None else Alarm.objects.all()
-    notes = AlarmNote.objects.filter(Q(alarm__shoe_id=shoe_id) if shoe_id is not None else Q())
-    return PageVersion(alarms.aggregate(last=Max("pk"))["last"] or 0, notes.aggregate(last=Max("pk"))["last"] or 0, 0)
+    notes = AlarmNote.objects.filter(scope)
+    findings = AlarmFinding.objects.filter(scope)
+    return PageVersion(
+        alarms.aggregate(last=Max("pk"))["last"] or 0,
+        notes.aggregate(last=Max("pk"))["last"] or 0,
+        findings.aggregate(last=Max("pk"))["last"] or 0,
+    )
 
 
 def panel_html(shoe_id: int | None = None) -> str:

@@ -83,6 +83,7 @@ TESTS: dict[str, Promise] = {
     "rank_repeats": gettext_lazy("Repeats of the previous card's rank"),
     "suit_repeats": gettext_lazy("Repeats of the previous card's suit"),
     "card_stretches": gettext_lazy("Stretches of cards found in an earlier shoe"),
+    "in_shoe_stretch": gettext_lazy("Cards in line dealt again later in the same shoe"),
     "result_stretches": gettext_lazy("Stretches of results found in an earlier shoe"),
     "streak_length": gettext_lazy("A run of one side this long, on the shoe's odds"),
     "chop_length": gettext_lazy("Sides alternating this long, on the shoe's odds"),

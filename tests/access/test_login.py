@@ -180,3 +180,27 @@ def test_the_login_page_is_reached_from_admin_and_signs_in(client: Client, owner
     assert page.redirect_chain[-1][0].startswith("/admin/login/")
     assert find_all(page.content.decode(), "input", name_="password")
     assert sign_in(client, "owner", "pw-owner-1")["Location"] == "/admin/"
+
+
+def test_during_a_flood_that_takes_every_hash_a_known_browser_still_signs_its_owner_in(
+    owner: User, clock: FakeTime, hashes: list[str], settings
+) -> None:
+    """Issue 49, item 3: a flood from many addresses and usernames takes every hash a
+    second and every hashing slot; the owner's own browser has a slot of its own."""
+    browser = Client()
+    assert sign_in(browser, "owner", "pw-owner-1", address="192.0.2.50").status_code == 302
+    del browser.cookies[settings.SESSION_COOKIE_NAME]
+    clock.advance(1)
+    for n in range(settings.LOGIN_HASHES_PER_SECOND):  # this second's hashes, all the flood's
+        assert sign_in(Client(), f"user-{n}", "wrong", address=f"198.51.100.{n}").status_code == 200
+    taken = 0
+    while login._hashing.acquire(blocking=False):  # and every slot of this process
+        taken += 1
+    try:
+        settings.LOGIN_HASHING_WAIT = 0
+        assert sign_in(Client(), "owner", "pw-owner-1", address="192.0.2.9").status_code == 429  # unknown
+        assert sign_in(browser, "owner", "pw-owner-1", address="192.0.2.10").status_code == 302  # hers
+        assert browser.session["_auth_user_id"] == str(owner.pk)
+    finally:
+        for _ in range(taken):
+            login._hashing.release()

@@ -10,7 +10,7 @@ from django.db.migrations.executor import MigrationExecutor
 
 from tables.game.authentication import card_hash, new_plaintext
 from tables.game.cards import Card
-from tables.models import PlaintextRefusal, Round, RoundAudit, Shoe, ShoeCard, ShoeDay, Table
+from tables.models import Alarm, AlarmFinding, PlaintextRefusal, Round, RoundAudit, Shoe, ShoeCard, ShoeDay, Table
 
 BEFORE = [("tables", "0007_translatable_labels")]
 
@@ -62,3 +62,24 @@ def test_a_database_made_before_the_rooms_migrates_without_loss() -> None:
     [day] = ShoeDay.objects.all()  # 0009 counted the rounds so far: the played one
     assert (day.rounds, day.player, day.player_pair, day.natural, day.pays) == (1, 1, 1, 1, {"player": 1.0})
     assert {r.table_id for r in Round.objects.all()} == {table.pk}, "0017 gave every round its shoe's table"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_alarms_raised_before_episodes_each_keep_their_finding() -> None:
+    """0020: every alarm made before one alarm an episode is its own first finding, so
+    that finding found again is still not raised again."""
+    before = [("tables", "0019_commitments_reused")]
+    old = migrate(before).loader.project_state(before).apps
+    table = old.get_model("tables", "Table").objects.create(slug="t1", name="Baccarat 1", token_hash="a" * 64)
+    alarm = old.get_model("tables", "Alarm").objects.create(
+        table=table, kind="streak", severity="warning", key="shoe:1:streak:13", round_number=37,
+        dealer_name="Anna", evidence={"statistic": 13},
+    )  # fmt: skip
+
+    migrate()
+
+    [finding] = AlarmFinding.objects.all()
+    assert (finding.alarm_id, finding.kind, finding.key, finding.round_number) == (
+        alarm.pk, "streak", "shoe:1:streak:13", 37,
+    )  # fmt: skip
+    assert Alarm.objects.get().count == 1

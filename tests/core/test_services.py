@@ -15,7 +15,7 @@ from tables import live, services
 from tables.game.alarms import AlarmKind
 from tables.game.validation import IllegalRoundError
 from tables.live import Scheduler, table_group
-from tables.models import Alarm, Round, Shoe, Table
+from tables.models import Alarm, AlarmFinding, Round, Shoe, Table
 from tests.concurrency import at_once
 from tests.dealers import DECK, Deck
 from tests.pushes import Recorder, page_opens
@@ -128,12 +128,14 @@ def test_an_earlier_shoe_s_hashes_reordered_or_mixed_with_new_ones_are_refused_a
             assert refused.value.field == f"commitments[{index}]"
             assert f"and {count} of these commitments were" in str(refused.value)
     assert Shoe.objects.filter(table=table).count() == 1  # shoe A, still open
-    alarms = Alarm.objects.filter(kind=AlarmKind.COMMITMENTS_REUSED).order_by("pk")
-    assert [(a.severity, a.evidence["field"], a.evidence["reused"], a.shoe_id) for a in alarms] == [
-        ("critical", "commitments[0]", 416, None),
-        ("critical", "commitments[1]", 415, None),
+    [alarm] = Alarm.objects.filter(kind=AlarmKind.COMMITMENTS_REUSED)  # one alarm: the table's episode
+    findings = AlarmFinding.objects.filter(alarm=alarm).order_by("pk")
+    assert [(f.severity, f.evidence["field"], f.evidence["reused"]) for f in findings] == [
+        ("critical", "commitments[0]", 416),
+        ("critical", "commitments[1]", 415),
     ]
-    assert alarms[0].evidence["earlier_shoe"] == 1 and alarms[0].evidence["earlier_card"] == 416
+    assert (alarm.count, alarm.shoe_id, alarm.severity) == (2, None, "critical")
+    assert findings[0].evidence["earlier_shoe"] == 1 and findings[0].evidence["earlier_card"] == 416
     assert services.shoe_start(table=table, commitments=fresh).shoe.number == 2  # all new: taken
 
 

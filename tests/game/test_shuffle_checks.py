@@ -17,17 +17,21 @@ from tables.game.shuffle_checks import (
     CARD_STRETCH,
     RESULT_MATCH,
     RESULT_STRETCH,
+    InShoeRepeat,
     card_repeats_finding,
     card_stretches,
     deck_order,
     deck_order_finding,
     fingerprint,
+    in_shoe_finding,
     is_deck_neighbour,
+    longest_in_shoe_repeat,
     longest_run_chance,
     neighbour_chance,
     repeat_chances,
     repeated_finding,
     result_stretches,
+    self_match_chance,
     shoe_result_stretches,
 )
 from tables.game.tails import binomial_sf
@@ -209,3 +213,44 @@ def test_stretches_stored_round_by_round_are_the_stretches_of_the_whole(cards: l
         stored += card_stretches(cards[:upto], since=dealt_so_far)
         dealt_so_far = upto
     assert stored == card_stretches(cards)
+
+
+def stride_deck(stride: int) -> list[Card]:
+    """One deck in a stacked order: every ``stride``-th card of a deck from the box."""
+    deck = new_deck()
+    return [deck[(i * stride) % 52] for i in range(52)]
+
+
+@pytest.mark.parametrize("stride", [7, 17])
+def test_every_deck_in_one_stacked_order_is_critical_within_the_first_two_decks(stride: int) -> None:
+    """Issue 49, item 7: every deck in the same stride-17 order raised nothing in 60
+    rounds (the whole shoe known after about 11), stride 7 only a warning."""
+    order = stride_deck(stride) * 8
+    first = next((s, f) for s in dealing(order) if (f := in_shoe_finding(s, DEFAULT_THRESHOLDS)) is not None)
+    shoe, finding = first
+    assert len(shoe.cards) <= 104  # within the first two decks dealt
+    assert finding.kind is AlarmKind.REPEATED_IN_SHOE and finding.evidence["shift"] == 52
+    critical = next(
+        f for s in dealing(order) if (f := in_shoe_finding(s, DEFAULT_THRESHOLDS)) and f.severity is Severity.CRITICAL
+    )
+    assert critical.round_number <= 20
+
+
+def test_a_shoe_whose_second_half_repeats_its_first_is_caught_early_in_its_second_half() -> None:
+    half = shuffled(5, decks=4)
+    order = half + half
+    first = next((s, f) for s in dealing(order) if (f := in_shoe_finding(s, DEFAULT_THRESHOLDS)) is not None)
+    shoe, finding = first
+    assert finding.evidence["shift"] == 208
+    assert len(shoe.cards) <= 208 - 4 + 20  # a few rounds into the repeat (the burn took the first cards)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_shuffled_shoes_repeat_nothing_within_themselves(seed: int) -> None:
+    assert all(in_shoe_finding(s, DEFAULT_THRESHOLDS) is None for s in dealing(shuffled(seed)))
+
+
+def test_the_longest_repeat_in_a_shoe_is_found_with_its_shift() -> None:
+    assert longest_in_shoe_repeat([1, 2, 3, 4, 5, 6, 7, 9, 1, 2, 3, 4, 5, 6, 7, 8]) == InShoeRepeat(7, 8, 0)
+    assert longest_in_shoe_repeat([1, 2, 3, 4, 5, 9, 1, 2, 3, 4, 5]) is None  # under the window of 6
+    assert self_match_chance(8) == 7 / 415

@@ -208,7 +208,7 @@ def test_evidence_words_from_the_checks_read_as_the_pages_word_them(shoe, desk_r
     assert facts["Side"] == "Banker"
 
 
-def test_a_warning_the_same_check_raised_again_as_critical_leaves_the_desk_to_the_critical_one(
+def test_a_warning_the_same_check_finds_again_as_critical_escalates_its_one_alarm_on_the_desk(
     shoe, desk_reviewer, client
 ) -> None:
     def deck_order(severity: Severity, number: int) -> Alarm | None:
@@ -216,8 +216,13 @@ def test_a_warning_the_same_check_raised_again_as_critical_leaves_the_desk_to_th
         finding = Finding(AlarmKind.DECK_ORDER, severity, key, number, {"statistic": number})
         return alarms.alarm_raise(finding, table=shoe.table, shoe=shoe)
 
-    warning, critical = deck_order(Severity.WARNING, 22), deck_order(Severity.CRITICAL, 23)
+    warning = deck_order(Severity.WARNING, 22)
+    assert deck_order(Severity.CRITICAL, 23) is None  # gathered by the open alarm, not a new one
     html = signed_in(client, desk_reviewer).get("/admin/").content.decode()
-    listed = [li.attrs["id"] for li in find_all(html, "li", cls="desk-alarm")]
-    assert listed == [f"alarm-{critical.pk}"]  # the warning's page and the alarm list keep it
-    assert client.get(reverse("admin:tables_alarm_change", args=[warning.pk])).status_code == 200
+    [item] = find_all(html, "li", cls="desk-alarm")
+    assert item.attrs["id"] == f"alarm-{warning.pk}" and "desk-alarm-critical" in item.attrs["class"]
+    assert "2 findings" in item.text
+    page = client.get(reverse("admin:tables_alarm_change", args=[warning.pk])).content.decode()
+    facts = {dt.text: dd.text for dt, dd in zip(find_all(page, "dt"), find_all(page, "dd"), strict=True)}
+    assert facts["Findings"] == "2" and "Critical since" in facts and facts["Statistic"] == "23"
+    assert [li.text.split(" · ")[1] for li in find_all(page, "li") if "round 2" in li.text] == ["Critical", "Warning"]

@@ -45,8 +45,8 @@ def shoe_with_alarm(number: int) -> int:
 
 
 @database_sync_to_async
-def raise_alarm(shoe_id: int, number: int) -> int:
-    return raise_on(shoe_id, number)
+def raise_alarm(shoe_id: int, number: int, kind: AlarmKind = AlarmKind.STREAK) -> int | None:
+    return raise_on(shoe_id, number, kind, new=False)
 
 
 @database_sync_to_async
@@ -56,14 +56,14 @@ def shoe_of(alarm_pk: int) -> int:
     return shoe_id
 
 
-def raise_on(shoe_id: int, number: int) -> int:
+def raise_on(shoe_id: int, number: int, kind: AlarmKind = AlarmKind.STREAK, new: bool = True) -> int | None:
+    """A finding of ``kind`` on the shoe: a new alarm's id, or ``None`` when the shoe's
+    open alarm of that kind gathered it."""
     shoe = Shoe.objects.select_related("table").get(pk=shoe_id)
-    finding = Finding(
-        AlarmKind.STREAK, Severity.WARNING, f"shoe:{shoe_id}:streak:{number}", number, {"statistic": number}
-    )
+    finding = Finding(kind, Severity.WARNING, f"shoe:{shoe_id}:{kind}:{number}", number, {"statistic": number})
     alarm = alarms.alarm_raise(finding, table=shoe.table, shoe=shoe)
-    assert alarm is not None
-    return alarm.pk
+    assert alarm is not None or not new
+    return alarm.pk if alarm is not None else None
 
 
 async def test_a_desk_without_a_ticket_is_closed() -> None:
@@ -82,9 +82,14 @@ async def test_a_desk_gets_the_alarms_when_it_connects_and_each_one_raised() -> 
     resync = await page.receive_from(timeout=5)
     assert find(resync, "li", id=f"alarm-{first}")
     shoe_id = await shoe_of(first)
-    second = await raise_alarm(shoe_id, 14)
+    second = await raise_alarm(shoe_id, 14, AlarmKind.OUTCOMES)
     pushed = await page.receive_from(timeout=5)
     assert [li.attrs["id"] for li in find_all(pushed, "li", cls="desk-alarm")] == [f"alarm-{second}", f"alarm-{first}"]
+    # A later finding of the first one's kind joins it: pushed with its count, no new alarm.
+    assert await raise_alarm(shoe_id, 15) is None
+    pushed = await page.receive_from(timeout=5)
+    [gathered] = [li for li in find_all(pushed, "li", cls="desk-alarm") if li.attrs["id"] == f"alarm-{first}"]
+    assert "2 findings" in gathered.text
     await page.disconnect()
 
 

@@ -14,8 +14,10 @@ from django.utils import timezone
 
 from tables import services
 from tables.game.operations_signals import OperationsRates, Rate
-from tables.models import Alarm, DealerDay, PlaintextRefusal, Round, RoundCancel, Shoe
+from tables.models import Alarm, AlarmFinding, AlarmNote, DealerDay, PlaintextRefusal, Round, RoundCancel, Shoe
 from tables.services.dealer_days import dealer_days_rebuild
+from tables.surveillance import webhooks
+from tables.surveillance.alarms import alarm_note
 from tests.dealers import ROUND_1, Dealer, Deck, burned, first_round
 
 NATURAL = {"player": ["9H", "KS"], "banker": ["8C", "QD"]}
@@ -132,7 +134,7 @@ def test_a_refused_reveal_counts_and_past_the_day_s_allowance_alarms(
     with django_capture_on_commit_callbacks(execute=True):
         assert dealer.post("shoes/1/reveal", {"plaintexts": {"11": deck[12]}}).status_code == 422
     assert counts()[0][6] == 3
-    assert sorted(Alarm.objects.values_list("key", "severity")) == [
+    assert sorted(AlarmFinding.objects.values_list("key", "severity")) == [
         (f"ops:baccarat-1:{today().isoformat()}:Anna:auth_refusals", "warning"),
         (f"ops:baccarat-1:{today().isoformat()}:auth_refusals", "warning"),
     ]
@@ -164,7 +166,7 @@ def voided(table, user, rounds: int, voids: int, capture) -> None:
             services.round_void(round_=round_, reason="misread", user=user)
 
 
-def test_voids_past_the_rate_raise_one_alarm_for_the_dealer_and_one_for_the_table(
+def test_voids_past_the_rate_find_the_dealer_and_the_table_in_one_alarm_of_the_table(
     baccarat_1, desk_reviewer, rates, django_capture_on_commit_callbacks
 ) -> None:
     table, _ = baccarat_1
@@ -174,29 +176,31 @@ def test_voids_past_the_rate_raise_one_alarm_for_the_dealer_and_one_for_the_tabl
     first, second = Round.objects.filter(voided=False).order_by("number")[:2]
     with django_capture_on_commit_callbacks(execute=True):
         services.round_void(round_=first, reason="misread", user=desk_reviewer)  # 2 in 12: 16.67 per 100
-    alarms = list(Alarm.objects.order_by("key").values_list("kind", "severity", "key", "dealer_name"))
+    alarms = list(AlarmFinding.objects.order_by("key").values_list("kind", "severity", "key", "dealer_name"))
     day = today().isoformat()
+    assert Alarm.objects.get().count == 2  # one alarm of the table's operations, its two findings
     assert alarms == [
         ("operations", "warning", f"ops:baccarat-1:{day}:Anna:voids", "Anna"),
         ("operations", "warning", f"ops:baccarat-1:{day}:voids", ""),
     ]
-    evidence = Alarm.objects.get(dealer_name="Anna").evidence
+    evidence = AlarmFinding.objects.get(dealer_name="Anna").evidence
     assert evidence == {
         "test": "rate", "signal": "voids", "count": 2, "rounds": 12, "rate": 16.67, "configured_rate": 10,
         "minimum": 2, "per": 100, "out_of": 12, "day": day, "dealer": "Anna", "scope": "dealer",
     }  # fmt: skip
     with django_capture_on_commit_callbacks(execute=True):
         services.round_void(round_=second, reason="misread", user=desk_reviewer)  # 3 in 12: still a warning
-    assert Alarm.objects.count() == 2  # once only
+    assert AlarmFinding.objects.count() == 2 and Alarm.objects.get().count == 2  # once only
 
 
-def test_past_three_times_the_rate_a_critical_alarm_is_raised_besides_the_warning(
+def test_past_three_times_the_rate_the_findings_are_critical(
     baccarat_1, desk_reviewer, rates, django_capture_on_commit_callbacks
 ) -> None:
     table, _ = baccarat_1
     voided(table, desk_reviewer, rounds=6, voids=2, capture=django_capture_on_commit_callbacks)  # 33 per 100
-    assert sorted(Alarm.objects.values_list("severity", flat=True)) == ["critical", "critical"]
-    assert Alarm.objects.filter(key__endswith=":voids:critical", dealer_name="Anna").exists()
+    assert sorted(AlarmFinding.objects.values_list("severity", flat=True)) == ["critical", "critical"]
+    assert AlarmFinding.objects.filter(key__endswith=":voids:critical", dealer_name="Anna").exists()
+    assert Alarm.objects.get().severity == "critical"
 
 
 def test_cancels_and_refusals_past_their_rates_alarm_and_not_below_their_minimum(
@@ -213,7 +217,7 @@ def test_cancels_and_refusals_past_their_rates_alarm_and_not_below_their_minimum
         services.round_cancel(table=table, reason="misdeal", user=desk_reviewer)
         services.card_deal(table=table, card="9H")
         services.round_cancel(table=table, reason="misdeal", user=desk_reviewer)
-    signals = sorted(Alarm.objects.values_list("evidence__signal", "evidence__scope", "severity"))
+    signals = sorted(AlarmFinding.objects.values_list("evidence__signal", "evidence__scope", "severity"))
     assert signals == [
         ("cancels", "dealer", "critical"), ("cancels", "table", "critical"),
         ("refusals", "dealer", "critical"), ("refusals", "table", "critical"),
@@ -263,7 +267,58 @@ def test_a_check_reads_the_day_once_and_the_alarms_once_past_a_rate(
 ) -> None:
     table, _ = baccarat_1
     voided(table, desk_reviewer, rounds=6, voids=2, capture=django_capture_on_commit_callbacks)
-    assert Alarm.objects.count() == 2
+    assert AlarmFinding.objects.count() == 2
     with CaptureQueriesContext(connection) as queries:
         assert services.operations_check(table_id=table.pk, dealer="Anna", day=today()) == []
     assert len(queries) == 4  # the table's day, the dealer's, the table's slug, the alarms already raised
+
+
+def test_a_flood_of_new_dealer_names_is_one_alarm_with_its_count_and_one_webhook_delivery(
+    baccarat_1, desk_reviewer, rates, django_capture_on_commit_callbacks, monkeypatch
+) -> None:
+    """Issue 49, item 5: a new dealer name, one card and a cancel, three times, raised a
+    critical alarm; 150 names gave 151 alarms, each sent to every webhook. Alarms of one
+    kind on one table now gather into the one not yet resolved: its count, each finding
+    kept, its latest evidence; the webhooks get the episode once."""
+    table, _ = baccarat_1
+    queued: list[int] = []
+    monkeypatch.setattr(webhooks, "alarm_deliveries_queue", lambda *, alarm_pk: queued.append(alarm_pk) or 1)
+    services.shoe_start(table=table)
+    for n in range(30):
+        with django_capture_on_commit_callbacks(execute=True):
+            for _ in range(3):
+                services.card_deal(table=table, card="9H", dealer=f"Dealer {n}")
+                services.round_cancel(table=table, reason="misdeal")
+    [alarm] = Alarm.objects.all()
+    findings = AlarmFinding.objects.filter(alarm=alarm)
+    assert alarm.kind == "operations" and alarm.severity == "critical" and alarm.state == "open"
+    assert alarm.count == findings.count() > 30  # each dealer's, and the table's as its rate rose
+    assert {f.dealer_name for f in findings} >= {f"Dealer {n}" for n in range(30)}
+    assert alarm.evidence == findings.order_by("-pk").first().evidence  # the latest
+    assert queued == [alarm.pk]  # one delivery, not one a finding
+
+    # Resolved, the next finding opens a new episode, sent again.
+    alarm_note(alarm=alarm, action=AlarmNote.Action.RESOLVE, note="names checked", user=desk_reviewer)
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(3):
+            services.card_deal(table=table, card="9H", dealer="Dealer 99")
+            services.round_cancel(table=table, reason="misdeal")
+    assert Alarm.objects.count() == 2 and len(queued) == 2
+
+
+def test_a_warning_that_turns_critical_escalates_its_alarm(
+    baccarat_1, desk_reviewer, rates, django_capture_on_commit_callbacks
+) -> None:
+    table, _ = baccarat_1
+    voided(table, desk_reviewer, rounds=12, voids=0, capture=django_capture_on_commit_callbacks)
+    rounds = list(Round.objects.filter(voided=False).order_by("number"))
+    with django_capture_on_commit_callbacks(execute=True):
+        for round_ in rounds[:2]:
+            services.round_void(round_=round_, reason="misread", user=desk_reviewer)  # 2 in 12: a warning
+    [alarm] = Alarm.objects.all()
+    assert (alarm.severity, alarm.escalated_at) == ("warning", None)
+    with django_capture_on_commit_callbacks(execute=True):
+        for round_ in rounds[2:5]:
+            services.round_void(round_=round_, reason="misread", user=desk_reviewer)  # 5 in 12: critical
+    alarm.refresh_from_db()
+    assert alarm.severity == "critical" and alarm.escalated_at is not None and Alarm.objects.count() == 1

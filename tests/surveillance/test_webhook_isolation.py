@@ -16,6 +16,7 @@ from django.test import Client
 from config.celery import app
 from tables.background import odds
 from tables.background import runner as background
+from tables.game.alarms import AlarmKind
 from tables.models import Webhook, WebhookDelivery
 from tables.surveillance import breaker, checks, sending, webhooks
 from tests.fake_time import EPOCH
@@ -81,7 +82,8 @@ def test_a_receiver_that_keeps_failing_is_paused_then_tried_once_a_pause_until_i
     settings.WEBHOOK_BREAKER_FAILURES, settings.WEBHOOK_BREAKER_PAUSE_SECONDS = 3, 60
     receiver.answer = lambda tries, request: 500
     webhook = hook()
-    alarms = [raise_alarm(replace(STREAK, key=f"run-{n}")) for n in range(10)]
+    # Ten alarms: ten kinds (findings of one kind on one shoe would be one alarm).
+    alarms = [raise_alarm(replace(STREAK, kind=kind, key=f"run-{n}")) for n, kind in enumerate(list(AlarmKind)[:10])]
     # Three attempts fail and pause the webhook: the other seven deliveries wait, unsent.
     assert len(receiver.received) == 3
     webhook.refresh_from_db()
@@ -118,7 +120,7 @@ def test_a_delivery_waiting_on_a_paused_webhook_is_abandoned_at_its_horizon(
     hook()
     raise_alarm(replace(STREAK, key="first"))  # fails: the webhook is paused
     clock.advance(30)
-    waiting = raise_alarm(replace(STREAK, key="second"))
+    waiting = raise_alarm(replace(STREAK, kind=AlarmKind.OUTCOMES, key="second"))
     clock.advance(2 * 3600)
     assert set(WebhookDelivery.objects.values_list("state", flat=True)) == {WebhookDelivery.State.ABANDONED}
     assert WebhookDelivery.objects.get(alarm=waiting).next_attempt_at is None
