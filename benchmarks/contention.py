@@ -373,15 +373,14 @@ def dripping_receiver() -> Iterator[str]:
 
 
 RAISE_ALARMS = """
-from django.db import transaction
 from tables.game.alarms import AlarmKind, Finding, Severity
-from tables.models import Shoe
+from tables.models import Alarm, Table
 from tables.surveillance.alarms import alarm_raise
-shoe = Shoe.objects.filter(table__slug="dealer-1").order_by("-number").first()
-for n in range({count}):
-    finding = Finding(kind=AlarmKind.STREAK, severity=Severity.WARNING, key="bench-{phase}-%d" % n, round_number=1)
-    with transaction.atomic():
-        alarm_raise(finding, table=shoe.table, shoe=shoe, dealer="bench")
+Alarm.objects.exclude(state="resolved").update(state="resolved")  # last phase's: each phase's alarms are new
+pairs = [(table, kind) for kind in AlarmKind for table in Table.objects.filter(slug__startswith="dealer-")]
+for n, (table, kind) in enumerate(pairs[:{count}]):
+    finding = Finding(kind=kind, severity=Severity.WARNING, key="bench-{phase}-%d" % n, round_number=1)
+    alarm_raise(finding, table=table, dealer="bench")
 """
 
 

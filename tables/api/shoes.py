@@ -33,14 +33,17 @@ router = Router()
         "every card, card 1 first, exactly 52 x decks, no two alike; 422 naming the first bad one "
         "(`commitments[17]`), and no shoe starts; 409 for commitments an earlier shoe had. 201 with the new "
         "shoe. Safe to retry: while the open shoe has no burn and no round and was started with the same "
-        "commitments (or none), the answer is 200 with that shoe, and no empty twin starts. 401 for a missing "
-        "or wrong token, 429 (with Retry-After) after too many of those from one address."
+        "commitments (or none), the answer is 200 with that shoe, and no empty twin starts. With an "
+        "`Idempotency-Key` header (1 to 64 letters, digits or . _ : -, a UUID will do) a retry is answered 200 "
+        "with the shoe that key started, whatever was dealt since; 422 naming `Idempotency-Key` for another "
+        "text. 401 for a missing or wrong token, 429 (with Retry-After) after too many of those from one address."
     ),
 )
 def shoe_create(request: TableRequest, slug: str) -> Status[dict[str, Any]]:
     payload = _optional_body(request, ShoeIn)
     commitments = list(payload.commitments) if payload is not None and payload.commitments is not None else None
-    started = services.shoe_start(table=request.auth, commitments=commitments)
+    key = request.headers.get("Idempotency-Key", "")
+    started = services.shoe_start(table=request.auth, commitments=commitments, key=key)
     return Status(201 if started.created else 200, {"shoe": selectors.shoe_to_data(started.shoe)})
 
 

@@ -93,21 +93,41 @@ def round_odds_compute(*, round_pk: int) -> int:
     return stored
 
 
-def rounds_without_odds_compute(*, older_than: float = 0) -> int:
+SWEEP_SHOES = 20  # shoes a sweep computes at most (newest first); the next sweep takes the next ones
+SWEEP_LOCK = "odds-sweep-running"
+SWEEP_LOCK_SECONDS = 600  # a sweep whose process died frees the lock after this
+
+
+def rounds_without_odds_compute(*, older_than: float = 0, shoes: int = SWEEP_SHOES) -> int:
     """Find the rounds still without odds, recorded at least ``older_than`` seconds ago,
-    and compute them, a shoe at a time, pushing each table's odds as they are stored.
-    Their jobs were lost: the server that queued them was killed (the embedded default
-    queues them in its own memory), or the broker lost its queue. Run at server start-up
+    and compute them, a shoe at a time (the ``shoes`` newest shoes that have any, so the
+    tables in play come first), pushing each table's odds as they are stored. Their jobs
+    were lost: the server that queued them was killed (the embedded default queues them
+    in its own memory), or the broker lost its queue. Run at server start-up
     (everything is lost then) and periodically (with a grace period for jobs still
-    queued). Returns how many rounds got their odds."""
-    recorded_before = timezone.now() - timedelta(seconds=older_than)
-    latest_per_shoe = (
-        Round.objects.filter(odds__isnull=True, created_at__lte=recorded_before)
-        .values("shoe_id")
-        .annotate(last=Max("pk"))
-        .values_list("last", flat=True)
-    )
-    stored = sum(round_odds_compute(round_pk=pk) for pk in list(latest_per_shoe))
+    queued). One sweep at a time across every process (a lock in the cache): two sweeps
+    over a bulk-loaded history held both workers for minutes. Returns how many rounds
+    got their odds (0 when another sweep is under way)."""
+    token = object().__repr__()
+    try:
+        if not cache.add(SWEEP_LOCK, token, timeout=SWEEP_LOCK_SECONDS):
+            return 0
+    except Exception:
+        pass  # no cache: sweep anyway (the embedded default sweeps from one loop)
+    try:
+        recorded_before = timezone.now() - timedelta(seconds=older_than)
+        latest_per_shoe = (
+            Round.objects.filter(odds__isnull=True, created_at__lte=recorded_before)
+            .values("shoe_id")
+            .annotate(last=Max("pk"))
+            .order_by("-last")
+            .values_list("last", flat=True)[:shoes]
+        )
+        stored = sum(round_odds_compute(round_pk=pk) for pk in list(latest_per_shoe))
+    finally:
+        with contextlib.suppress(Exception):
+            if cache.get(SWEEP_LOCK) == token:
+                cache.delete(SWEEP_LOCK)
     ODDS_SWEPT.inc(stored)
     return stored
 

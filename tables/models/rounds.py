@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import models
+from django.db.models import Q
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -88,7 +89,12 @@ class Round(models.Model):
         # Admin's round list filtered on a table, newest first: its count (an index-only
         # scan) and its pages (deep ones once the database is told it is on an SSD:
         # docs/production.md).
-        indexes = [models.Index(fields=["table", "-created_at", "-id"], name="round_table_newest")]
+        indexes = [
+            models.Index(fields=["table", "-created_at", "-id"], name="round_table_newest"),
+            # The rounds still without odds (a few, or a bulk-loaded history): the sweep's
+            # lookup and the backlog's count read these alone.
+            models.Index(fields=["shoe", "id"], condition=Q(odds__isnull=True), name="round_without_odds"),
+        ]
         permissions = [("void_round", gettext_lazy("Can void a round"))]
         verbose_name = gettext_lazy("round")
         verbose_name_plural = gettext_lazy("rounds")

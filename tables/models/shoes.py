@@ -44,6 +44,13 @@ class Shoe(models.Model):
             "Cards dealt into rounds in progress, and rounds cancelled: a count that only grows (pages' versions)."
         ),
     )
+    start_key = models.CharField(
+        gettext_lazy("start key"),
+        max_length=64,
+        blank=True,
+        default="",
+        help_text=gettext_lazy("The Idempotency-Key the dealer system started it with: a retry answers this shoe."),
+    )
     # Card authentication (seed 001). An authenticated shoe was committed card by card
     # (its ShoeCard rows) before play; a plain one has no card rows.
     authenticated = models.BooleanField(
@@ -85,6 +92,9 @@ class Shoe(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["table", "number"], name="shoe_number_unique_per_table"),
             models.UniqueConstraint(fields=["table"], condition=Q(state="open"), name="one_open_shoe_per_table"),
+            models.UniqueConstraint(
+                fields=["table", "start_key"], condition=~Q(start_key=""), name="one_shoe_per_start_key"
+            ),
         ]
         # The newest shoes first: the admin's shoe filter and the desk's flagged shoes read
         # the latest few of a year's thousands (a sort of every shoe without it).

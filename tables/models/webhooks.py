@@ -58,6 +58,14 @@ class Webhook(models.Model):
         default=True,
         help_text=gettext_lazy("An inactive webhook is sent nothing; its pending deliveries wait until it is active."),
     )
+    private_address_allowed = models.BooleanField(
+        gettext_lazy("private address allowed"),
+        default=False,
+        help_text=gettext_lazy(
+            "Send to a receiver on a loopback or private address (the casino's own network). "
+            "Otherwise such a URL is refused, so no webhook can be pointed at this server or inside its network."
+        ),
+    )
     created_at = models.DateTimeField(gettext_lazy("created at"), default=timezone.now)
     # The circuit breaker (tables/surveillance/breaker.py): written by the sending alone.
     failures_in_row = models.PositiveIntegerField(gettext_lazy("failed attempts in a row"), default=0)

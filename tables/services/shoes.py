@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import NoReturn
@@ -29,7 +30,10 @@ class ShoeStarted:
     created: bool  # False when a retry found the shoe it started, still untouched
 
 
-def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> ShoeStarted:
+START_KEY = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+
+
+def shoe_start(*, table: Table, commitments: Sequence[object] | None = None, key: str = "") -> ShoeStarted:
     """End the table's open shoe, if any, and open the next one.
 
     With ``commitments`` (the Public Hash Value of every card, card 1 first) the shoe is
@@ -43,7 +47,13 @@ def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> 
     Safe to retry: while the open shoe is untouched (no burn, no round) and was started
     with the same commitments (or none), a start answers that shoe (``created=False``)
     instead of ending it for an empty twin: a dealer system retrying a start that timed
-    out, or several retries at once, make one shoe."""
+    out, or several retries at once, make one shoe. With ``key`` (the request's
+    ``Idempotency-Key``) a start is answered by the shoe it made whatever was dealt
+    since: a retry that arrives after the first round never ends that shoe for a new
+    one."""
+    if key and not START_KEY.fullmatch(key):
+        message = "Idempotency-Key is 1 to 64 letters, digits or . _ : - (a UUID will do)"
+        raise IllegalRoundError([FieldError("Idempotency-Key", message)])
     hashes = None
     if commitments is not None:
         try:
@@ -54,6 +64,8 @@ def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> 
     reused: Reuse | None = None
     with transaction.atomic():
         Table.objects.select_for_update().filter(pk=table.pk).first()  # serialise shoe changes
+        if key and (made := Shoe.objects.filter(table=table, start_key=key).first()) is not None:
+            return ShoeStarted(made, created=False)
         open_shoe = Shoe.objects.filter(table=table, state=Shoe.State.OPEN).first()
         if open_shoe is not None:
             refuse_while_dealing(open_shoe, "start the next shoe")
@@ -66,7 +78,7 @@ def shoe_start(*, table: Table, commitments: Sequence[object] | None = None) -> 
             return ShoeStarted(open_shoe, created=False)
         reused = _reuse_found(hashes) if hashes else None
         if reused is None:
-            started = _open_next(table, hashes, commitment)
+            started = _open_next(table, hashes, commitment, key)
     if reused is not None:
         _reuse_refuse(table, hashes or (), reused)
     return ShoeStarted(started, created=True)
@@ -126,7 +138,7 @@ def _reuse_refuse(table: Table, hashes: Sequence[str], reused: Reuse) -> NoRetur
     )
 
 
-def _open_next(table: Table, hashes: Sequence[str] | None, commitment: str) -> Shoe:
+def _open_next(table: Table, hashes: Sequence[str] | None, commitment: str, key: str) -> Shoe:
     """Inside the table's lock: its open shoe ended (its end checks queued) and the next opened."""
     now = timezone.now()
     ending = Shoe.objects.filter(table=table, state=Shoe.State.OPEN).values_list("pk", "authenticated").first()
@@ -143,6 +155,7 @@ def _open_next(table: Table, hashes: Sequence[str] | None, commitment: str) -> S
         authenticated=hashes is not None,
         commitment=commitment,
         card_count=len(hashes) if hashes else 0,
+        start_key=key,
     )
     if hashes:
         ShoeCard.objects.bulk_create(

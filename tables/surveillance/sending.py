@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import http.client
+import ipaddress
 import socket
 import threading
 import time
@@ -58,13 +59,36 @@ class _Deadline:
                 sock.shutdown(socket.SHUT_RDWR)
 
 
-def post(url: str, body: bytes, headers: dict[str, str], *, seconds: float, read_at_most: int = 1 << 16) -> Sent:
+def private_addresses(host: str, port: int | None = None) -> list[str]:
+    """The addresses ``host`` names (an address itself, or what the name resolves to now)
+    that are not public: loopback, private ranges, link-local, multicast, reserved,
+    unspecified. An empty list when all are public, or the name does not resolve."""
+    try:
+        found = {str(info[4][0]) for info in socket.getaddrinfo(host, port or 443, proto=socket.IPPROTO_TCP)}
+    except (OSError, UnicodeError):
+        return []
+    return sorted(address for address in found if not ipaddress.ip_address(address.split("%")[0]).is_global)
+
+
+def post(
+    url: str,
+    body: bytes,
+    headers: dict[str, str],
+    *,
+    seconds: float,
+    read_at_most: int = 1 << 16,
+    private_allowed: bool = True,
+) -> Sent:
     """POST ``body`` to ``url``; the whole attempt (connect, send, the answer's status,
-    headers and up to ``read_at_most`` bytes of its body) within ``seconds``."""
+    headers and up to ``read_at_most`` bytes of its body) within ``seconds``. Unless
+    ``private_allowed``, a URL whose host is, or resolves to, a private address is not
+    sent to (a webhook pointed inside the casino's network, or at this server)."""
     started = time.monotonic()
     parts = urlsplit(url)
     if parts.scheme not in ("http", "https") or not parts.hostname:
         return Sent(None, f"ValueError: not an http(s) URL: {url[:100]}", 0)
+    if not private_allowed and (private := private_addresses(parts.hostname, parts.port)):
+        return Sent(None, f"refused: {parts.hostname} is a private address ({', '.join(private)[:100]})", 0)
     kind = http.client.HTTPSConnection if parts.scheme == "https" else http.client.HTTPConnection
     connection = kind(parts.hostname, parts.port, timeout=seconds)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")

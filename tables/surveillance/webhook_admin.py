@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 from typing import Any
+from urllib.parse import urlsplit
 
 from django import forms
 from django.contrib import admin, messages
@@ -26,7 +27,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from ..models import Webhook, WebhookAttempt, WebhookDelivery
 from ..models.surveillance import KIND_LABELS
-from . import webhooks
+from . import sending, webhooks
 
 
 class WebhookForm(forms.ModelForm):
@@ -47,7 +48,26 @@ class WebhookForm(forms.ModelForm):
 
     class Meta:
         model = Webhook
-        fields = ["name", "url", "kinds", "active"]
+        fields = ["name", "url", "kinds", "active", "private_address_allowed"]
+
+    def clean(self) -> dict[str, Any]:
+        """A URL on a loopback or private address only when the owner allows it (the
+        sending checks again at each attempt: a name may resolve elsewhere later)."""
+        cleaned = super().clean() or {}
+        url = cleaned.get("url")
+        if url and not cleaned.get("private_address_allowed"):
+            parts = urlsplit(url)
+            private = sending.private_addresses(parts.hostname or "", parts.port)
+            if private:
+                self.add_error(
+                    "url",
+                    _(
+                        "%(host)s is a private address (%(addresses)s): tick “private address allowed” "
+                        "if the receiver is on the casino's own network."
+                    )
+                    % {"host": parts.hostname, "addresses": ", ".join(private)},
+                )
+        return cleaned
 
 
 @admin.register(Webhook)
@@ -60,7 +80,8 @@ class WebhookAdmin(admin.ModelAdmin):
 
     def get_fields(self, request: HttpRequest, obj: Webhook | None = None) -> list[str]:  # type: ignore[override]
         # The secret exists once the webhook does: shown on its page, never typed in.
-        return ["name", "url", "kinds", "active", *(["receiver_state", "secret", "created_at"] if obj else [])]
+        base = ["name", "url", "kinds", "active", "private_address_allowed"]
+        return [*base, *(["receiver_state", "secret", "created_at"] if obj else [])]
 
     def get_readonly_fields(self, request: HttpRequest, obj: Webhook | None = None) -> tuple[str, ...]:
         return ("receiver_state", "secret", "created_at") if obj else ()

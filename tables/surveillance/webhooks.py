@@ -287,7 +287,9 @@ def _post(webhook: Webhook, body: bytes, *, delivery_id: int | None, event: str 
     }
     if delivery_id is not None:
         headers[DELIVERY_HEADER] = str(delivery_id)
-    return sending.post(webhook.url, body, headers, seconds=settings.WEBHOOK_TIMEOUT)
+    return sending.post(
+        webhook.url, body, headers, seconds=settings.WEBHOOK_TIMEOUT, private_allowed=webhook.private_address_allowed
+    )
 
 
 def webhook_ping(*, webhook: Webhook) -> Sent:

@@ -11,6 +11,7 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.core.cache import cache
 from django.utils import timezone
 
 from config.asgi import build_application
@@ -102,3 +103,24 @@ def test_the_embedded_server_runs_the_sweep_in_its_lifespan_and_a_broker_leaves_
     assert [work.func for work in lifespan.background] == [odds_sweep_forever, webhook_sweep_forever]
     settings.CELERY_BROKER_URL = "redis://127.0.0.1:1/0"
     assert build_application(simulate_interval=0).app.background == []
+
+
+@pytest.mark.django_db
+def test_one_sweep_at_a_time_and_each_a_bounded_batch_of_the_newest_shoes(baccarat_1) -> None:
+    """Issue 49, item 10: two sweeps over a bulk-loaded history held both workers for
+    8 minutes. A sweep under way elsewhere means this one does nothing; a sweep takes at
+    most its batch of shoes, the newest first, and the next sweep the next ones."""
+    table, _ = baccarat_1
+    for _ in range(3):  # three shoes whose rounds lost their odds
+        rounds_whose_jobs_were_lost(table, 2)
+    newest = table.shoes.order_by("-number").first()
+    assert cache.add(odds.SWEEP_LOCK, "another process", timeout=60)
+    assert odds.rounds_without_odds_compute(shoes=1) == 0  # another sweep is under way
+    cache.delete(odds.SWEEP_LOCK)
+    assert odds.rounds_without_odds_compute(shoes=1) == 2
+    assert not Round.objects.filter(shoe=newest, odds__isnull=True).exists()
+    assert Round.objects.filter(odds__isnull=True).count() == 4  # the older shoes: the next sweeps
+    assert cache.get(odds.SWEEP_LOCK) is None  # given back
+    assert odds.rounds_without_odds_compute(shoes=1) == 2
+    assert odds.rounds_without_odds_compute(shoes=1) == 2
+    assert not Round.objects.filter(odds__isnull=True).exists()

@@ -60,6 +60,31 @@ def test_the_owner_adds_a_webhook_with_its_kinds_and_the_server_makes_its_secret
     assert "Cards in new-deck order, Unlikely streak" in text_of(client.get(WEBHOOKS))
 
 
+@pytest.mark.parametrize(
+    ("url", "address"),
+    [("http://127.0.0.1:8000/admin/", "127.0.0.1"), ("https://10.1.2.3/alarms", "10.1.2.3"), ("http://[::1]/x", "::1")],
+)
+def test_a_webhook_on_a_private_address_takes_the_owner_s_leave(client: Client, owner: User, url, address) -> None:
+    """Issue 49, item 10: webhook URLs had no address policy (a receiver at loopback or
+    in a private range was taken as any other)."""
+    fields = {"name": "Inside", "url": url, "active": "on"}
+    refused = signed_in(client, owner).post(ADD, fields)
+    assert refused.status_code == 200 and not Webhook.objects.exists()
+    [errors] = find_all(refused.content.decode(), "ul", cls="errorlist")
+    assert f"is a private address ({address})" in errors.text
+    assert client.post(ADD, {**fields, "private_address_allowed": "on"}).status_code == 302
+    assert Webhook.objects.get().private_address_allowed
+
+
+def test_a_webhook_not_allowed_a_private_address_sends_nothing_there(clock, receiver, hook, raise_alarm) -> None:
+    """Checked at each attempt too: a name may resolve to a private address later."""
+    hook(private_address_allowed=False)
+    alarm = raise_alarm(STREAK)
+    [attempt] = WebhookAttempt.objects.filter(delivery__alarm=alarm)
+    assert attempt.status_code is None and attempt.error.startswith("refused: 127.0.0.1 is a private address")
+    assert receiver.received == []
+
+
 def test_an_unknown_kind_is_a_form_error(client: Client, owner: User) -> None:
     fields = {"name": "Casino", "url": "https://casino.example/alarms", "kinds": ["card_counting"]}
     response = signed_in(client, owner).post(ADD, fields)
