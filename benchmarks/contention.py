@@ -272,10 +272,9 @@ def exports(stack: ProductionStack, stop: threading.Event, figures: dict[str, fl
     figures.update({f"exports answered {status}": count for status, count in sorted(answers.items())})
 
 
-def owner_signs_in(stack: ProductionStack, stop: threading.Event, answers: Counter[int]) -> None:
+def owner_signs_in(stack: ProductionStack, stop: threading.Event, answers: Counter[int], known: str) -> None:
     """The owner signing in every 2 s during the flood, from a browser that signed in
-    before it (its cookies kept), from an address of its own."""
-    known = signed_in(stack.web, "reviewer", "pw-reviewer-1")  # before the flood: the browser's cookies
+    before it (``known``: its cookies, kept), from an address of its own."""
     keep = "; ".join(c for c in known.split("; ") if not c.startswith("sessionid="))
     while not stop.wait(2):
         origin = {"X-Real-IP": "192.0.2.200", "Cookie": keep}
@@ -298,7 +297,8 @@ def owner_signs_in(stack: ProductionStack, stop: threading.Event, answers: Count
 def logins(stack: ProductionStack, stop: threading.Event, figures: dict[str, float]) -> None:
     answers: Counter[int] = Counter()
     owner: Counter[int] = Counter()
-    owner_thread = threading.Thread(target=owner_signs_in, args=(stack, stop, owner), daemon=True)
+    known = signed_in(stack.web, "reviewer", "pw-reviewer-1")  # the owner's browser, before the flood
+    owner_thread = threading.Thread(target=owner_signs_in, args=(stack, stop, owner, known), daemon=True)
     owner_thread.start()
 
     def flood(worker: int) -> None:
@@ -398,7 +398,12 @@ def drip(stack: ProductionStack, stop: threading.Event, figures: dict[str, float
             ).fetchone()
             behind.append(row[0])
         stack.shell("from tables.models import Webhook; Webhook.objects.filter(name='drip').update(active=False)")
+        attempts = db.execute(
+            "SELECT count(*), count(*) FILTER (WHERE error LIKE 'no whole answer%%') FROM tables_webhookattempt"
+        ).fetchone()
     figures["odds behind, most rounds at once (>1 s old)"] = max(behind, default=0)
+    figures["webhook attempts so far (all phases)"] = attempts[0]
+    figures["  of which ended by their deadline"] = attempts[1]
 
 
 SCENARIOS: dict[str, Scenario] = {"drip": drip, "exports": exports, "logins": logins}

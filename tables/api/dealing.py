@@ -45,6 +45,7 @@ def card_create(request: TableRequest, slug: str, payload: CardIn) -> Status[dic
             index=payload.index,
             side=Side(payload.side) if payload.side else None,
             dealer=payload.dealer,
+            deal=payload.deal,
         )
     body = selectors.deal_to_data(
         shoe=dealt.shoe, number=dealt.number, deal=dealt.deal, dealer=dealt.dealer, round_=dealt.round
@@ -91,5 +92,6 @@ def round_current_cancel(request: TableRequest, slug: str, payload: CancelIn) ->
         "cards": [card.code for card in cancel.dealt],
         "reason": cancel.reason,
         "at": cancel.at.isoformat(),
+        "next_deal": services.deal_attempt_next(cancel),
     }
     return Status(200, {"cancelled": body})

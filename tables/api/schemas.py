@@ -116,6 +116,16 @@ class CardIn(Schema):
         None, description="Whose card the dealer system says it is: refused (422) when the rules say otherwise."
     )
     dealer: DealerName | None = Field(None, description="Dealer on the table now.")
+    deal: StrictInt | None = Field(
+        None,
+        ge=1,
+        le=LARGEST_INTEGER,
+        description=(
+            "Which deal of the round this card belongs to: 1, then 2 once the round was cancelled and dealt again "
+            "(a cancel answers `next_deal`). Send it and a late retry of a cancelled deal's card is refused (409 "
+            "naming `deal`) instead of starting the new deal with it."
+        ),
+    )
 
 
 class CancelIn(Schema):
@@ -204,6 +214,7 @@ class CancelOut(Schema):
     cards: list[str] = Field(description="The cards it had, in dealing order: they count as not dealt.")
     reason: str
     at: str
+    next_deal: int = Field(description="The deal the round's number is dealt again as: send it as a card's `deal`.")
 
 
 class CancelEnvelope(Schema):

@@ -48,6 +48,7 @@ def card_deal(
     index: int | None = None,
     side: Side | None = None,
     dealer: str | None = None,
+    deal: int | None = None,
 ) -> CardDealt:
     """Take the next card of the table's round in progress (starting one when none is).
 
@@ -59,7 +60,10 @@ def card_deal(
     (:class:`~tables.game.validation.IllegalRoundError`), and the card that completes the
     round records it through :func:`round_record`. On an authenticated shoe the card is
     its ``plaintext`` (``card``, if sent too, must be the card it names), checked against
-    the next committed card's public hash."""
+    the next committed card's public hash. With ``deal`` (which deal of its round the
+    card is: 1, then 2 once the round was cancelled and dealt again), a card of another
+    deal is a :class:`RoundConflictError` naming ``deal``: a late retry of a cancelled
+    deal's card never starts the new deal."""
     parsed = _parsed_card(card)
     if card is None and plaintext is None:
         raise IllegalRoundError(
@@ -70,7 +74,14 @@ def card_deal(
     try:
         with transaction.atomic():
             dealt = _card_take(
-                table=table, card=parsed, plaintext=plaintext, number=number, index=index, side=side, dealer=dealer
+                table=table,
+                card=parsed,
+                plaintext=plaintext,
+                number=number,
+                index=index,
+                side=side,
+                dealer=dealer,
+                deal=deal,
             )
     except authentication.PlaintextRefusedError as refused:
         dealer_days.refusals_record(refused)
@@ -94,6 +105,7 @@ def _card_take(
     index: int | None,
     side: Side | None,
     dealer: str | None,
+    deal: int | None,
 ) -> CardDealt:
     shoe = open_shoe_locked(table)
     progress = RoundInProgress.objects.filter(shoe=shoe).first()
@@ -103,6 +115,8 @@ def _card_take(
     if number is not None and number > current:
         state = "being dealt" if progress is not None else "the next"
         raise RoundConflictError(f"round {number} is not the round being dealt: round {current} is {state}")
+    if deal is not None:
+        _check_deal(shoe, current, deal)
     deal = progress.deal if progress is not None else Deal()
     place = len(deal.cards) + 1
     if index is not None and index < place:
@@ -237,6 +251,22 @@ def _same_or_conflict(
     same_plaintext = plaintext is None or stored_plaintext is None or plaintext == stored_plaintext
     if not (same_card and same_plaintext):
         raise RoundConflictError(f"card {index} of round {number} is {there.code} already", "index")
+
+
+def _check_deal(shoe: Shoe, number: int, deal: int) -> None:
+    """A card of deal ``deal`` of round ``number`` belongs to the deal under way."""
+    current = RoundCancel.objects.filter(shoe=shoe, number=number).count() + 1
+    if deal < current:
+        raise RoundConflictError(
+            f"deal {deal} of round {number} was cancelled: round {number} is on deal {current}", "deal"
+        )
+    if deal > current:
+        raise RoundConflictError(f"round {number} is on deal {current}: deal {deal} has not begun", "deal")
+
+
+def deal_attempt_next(cancel: RoundCancel) -> int:
+    """The deal that follows a cancel: the cancelled round dealt again under its number."""
+    return RoundCancel.objects.filter(shoe_id=cancel.shoe_id, number=cancel.number).count() + 1
 
 
 def deal_attempt(progress: RoundInProgress) -> int:

@@ -73,7 +73,7 @@ class WebhookForm(forms.ModelForm):
 @admin.register(Webhook)
 class WebhookAdmin(admin.ModelAdmin):
     form = WebhookForm
-    list_display = ["name", "url", "kinds_shown", "active", "receiver_state", "created_at"]
+    list_display = ["name", "url", "kinds_shown", "active", "receiver_brief", "created_at"]
     list_filter = ["active"]
     search_fields = ["name", "url"]
     actions = ["rotate_secret", "send_test"]
@@ -85,6 +85,16 @@ class WebhookAdmin(admin.ModelAdmin):
 
     def get_readonly_fields(self, request: HttpRequest, obj: Webhook | None = None) -> tuple[str, ...]:
         return ("receiver_state", "secret", "created_at") if obj else ()
+
+    @admin.display(description=gettext_lazy("receiver"))
+    def receiver_brief(self, webhook: Webhook) -> str:
+        """The list's column: a word and a time (the webhook's page says it all)."""
+        if not webhook.failures_in_row:
+            return _("answering")
+        if webhook.paused_until is None:
+            return _("failing (%(count)d)") % {"count": webhook.failures_in_row}
+        until = date_format(webhook.paused_until.astimezone(UTC), "H:i")
+        return _("paused until %(time)s UTC") % {"time": until}
 
     @admin.display(description=gettext_lazy("receiver"))
     def receiver_state(self, webhook: Webhook) -> str:

@@ -259,7 +259,7 @@ def test_the_openapi_schema_documents_the_card_by_card_contract(client) -> None:
     body = schema["components"]["schemas"][
         cards["requestBody"]["content"]["application/json"]["schema"]["$ref"].split("/")[-1]
     ]
-    assert set(body["properties"]) == {"card", "plaintext", "round", "index", "side", "dealer"}
+    assert set(body["properties"]) == {"card", "plaintext", "round", "index", "side", "dealer", "deal"}
     assert body["properties"]["index"]["anyOf"][0]["maximum"] == 6
     current = schema["paths"]["/api/tables/{slug}/rounds/current"]["get"]
     assert set(current["responses"]) >= {"200", "404"}
@@ -295,3 +295,20 @@ def test_a_cancel_of_a_round_no_longer_dealt_cancels_nothing(open_dealer: Dealer
     with pytest.raises(services.NoRoundInProgressError):
         services.round_cancel(table=open_dealer.table, reason="misdeal", number=1, shoe_number=7)
     assert RoundInProgress.objects.exists() and not RoundCancel.objects.exists()
+
+
+def test_a_late_retry_of_a_cancelled_deal_s_first_card_never_starts_the_deal_again(open_dealer: Dealer) -> None:
+    """Issue 49, item 10: a cancelled round's number is dealt again, so a late retry of its
+    first card started the re-deal with it. A card that says its deal is refused."""
+    assert card(open_dealer, "9H", round=1, index=1, deal=1).status_code == 201
+    cancelled = open_dealer.post("rounds/current/cancel", {"reason": "misdeal"})
+    assert cancelled.status_code == 200 and cancelled.json()["cancelled"]["next_deal"] == 2
+    late = card(open_dealer, "9H", round=1, index=1, deal=1)  # the first post's retry, arriving now
+    assert late.status_code == 409
+    assert errors(late) == [("deal", "deal 1 of round 1 was cancelled: round 1 is on deal 2")]
+    assert not RoundInProgress.objects.exists()
+    assert errors(card(open_dealer, "2D", round=1, index=1, deal=3)) == [
+        ("deal", "round 1 is on deal 2: deal 3 has not begun")
+    ]
+    assert card(open_dealer, "2D", round=1, index=1, deal=2).status_code == 201  # the deal again
+    assert RoundInProgress.objects.get().cards == "2D"

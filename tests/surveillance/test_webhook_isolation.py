@@ -93,6 +93,7 @@ def test_a_receiver_that_keeps_failing_is_paused_then_tried_once_a_pause_until_i
     client.force_login(owner)
     page = client.get(f"/admin/tables/webhook/{webhook.pk}/change/").content.decode()
     assert "paused: 3 attempts in a row failed since" in page and "tried again at" in page
+    assert "paused until " in client.get("/admin/tables/webhook/").content.decode()
     assert WebhookDelivery.objects.filter(attempts=0).count() == 7
 
     clock.advance(59)  # the failed deliveries' own retries came due meanwhile: they wait too
@@ -110,6 +111,8 @@ def test_a_receiver_that_keeps_failing_is_paused_then_tried_once_a_pause_until_i
     webhook.refresh_from_db()
     assert (webhook.failures_in_row, webhook.failing_since, webhook.paused_until) == (0, None, None)
     assert "answering" in client.get("/admin/tables/webhook/").content.decode()
+    Webhook.objects.filter(pk=webhook.pk).update(failures_in_row=6)
+    assert "failing (6)" in client.get("/admin/tables/webhook/").content.decode()
 
 
 def test_a_delivery_waiting_on_a_paused_webhook_is_abandoned_at_its_horizon(
