@@ -81,7 +81,7 @@ def card_deal(
                 index=index,
                 side=side,
                 dealer=dealer,
-                deal=deal,
+                deal_number=deal,
             )
     except authentication.PlaintextRefusedError as refused:
         dealer_days.refusals_record(refused)
@@ -105,7 +105,7 @@ def _card_take(
     index: int | None,
     side: Side | None,
     dealer: str | None,
-    deal: int | None,
+    deal_number: int | None,
 ) -> CardDealt:
     shoe = open_shoe_locked(table)
     progress = RoundInProgress.objects.filter(shoe=shoe).first()
@@ -115,8 +115,8 @@ def _card_take(
     if number is not None and number > current:
         state = "being dealt" if progress is not None else "the next"
         raise RoundConflictError(f"round {number} is not the round being dealt: round {current} is {state}")
-    if deal is not None:
-        _check_deal(shoe, current, deal)
+    if deal_number is not None:
+        _check_deal(shoe, current, deal_number)
     deal = progress.deal if progress is not None else Deal()
     place = len(deal.cards) + 1
     if index is not None and index < place:
