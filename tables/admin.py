@@ -208,7 +208,10 @@ class ShoeAdmin(lists.PlainCheckboxes, admin.ModelAdmin):
         if progress is None:
             self._nothing_to_cancel(request, shoe)
             return HttpResponseRedirect(page)
-        initial = {"round": progress.number, "deal": services.deal_attempt(progress)}
+        initial = {
+            "round": progress.number,
+            "deal": services.deal_number(shoe_id=progress.shoe_id, number=progress.number),
+        }
         form = rounds.CancelForm(request.POST if request.method == "POST" else None, initial=initial)
         if form.is_valid():
             self._cancel(
@@ -252,7 +255,12 @@ class ShoeAdmin(lists.PlainCheckboxes, admin.ModelAdmin):
             "title": title,
             "opts": self.opts,
             "dealing": [
-                (shoe, progress, shoe_desk.round_dealing(progress), services.deal_attempt(progress))
+                (
+                    shoe,
+                    progress,
+                    shoe_desk.round_dealing(progress),
+                    services.deal_number(shoe_id=progress.shoe_id, number=progress.number),
+                )
                 for shoe, progress in dealing
             ],
             "form": form,

@@ -92,6 +92,6 @@ def round_current_cancel(request: TableRequest, slug: str, payload: CancelIn) ->
         "cards": [card.code for card in cancel.dealt],
         "reason": cancel.reason,
         "at": cancel.at.isoformat(),
-        "next_deal": services.deal_attempt_next(cancel),
+        "next_deal": services.deal_number(shoe_id=cancel.shoe_id, number=cancel.number),
     }
     return Status(200, {"cancelled": body})

@@ -27,7 +27,7 @@ from ..errors import (
     ShoeNotFoundError,
 )
 from .dealer_days import dealer_day_refused, operations_check
-from .dealing import CardDealt, card_deal, deal_attempt, deal_attempt_next, round_cancel
+from .dealing import CardDealt, card_deal, deal_number, round_cancel
 from .rounds import RecordedRound, round_record, round_void
 from .shoes import BurnDone, ShoeStarted, shoe_burn, shoe_end, shoe_reveal, shoe_start
 from .tables import table_create, table_token_rotate
@@ -35,8 +35,7 @@ from .tables import table_create, table_token_rotate
 __all__ = [
     "BurnDone", "CardDealt", "NoOpenShoeError", "NoRoundInProgressError", "PlaintextRefusedError", "RecordedRound",
     "Refusal", "RoundAlreadyVoidedError", "RoundConflictError", "RoundInProgressError", "ServiceError",
-    "ShoeConflictError", "ShoeNotFoundError", "ShoeStarted", "card_deal", "deal_attempt", "deal_attempt_next",
-    "dealer_day_refused",
+    "ShoeConflictError", "ShoeNotFoundError", "ShoeStarted", "card_deal", "deal_number", "dealer_day_refused",
     "operations_check", "round_cancel", "round_record", "round_void",
     "shoe_burn", "shoe_end", "shoe_reveal", "shoe_start", "table_create", "table_token_rotate",
 ]  # fmt: skip

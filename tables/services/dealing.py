@@ -255,7 +255,7 @@ def _same_or_conflict(
 
 def _check_deal(shoe: Shoe, number: int, deal: int) -> None:
     """A card of deal ``deal`` of round ``number`` belongs to the deal under way."""
-    current = RoundCancel.objects.filter(shoe=shoe, number=number).count() + 1
+    current = deal_number(shoe_id=shoe.pk, number=number)
     if deal < current:
         raise RoundConflictError(
             f"deal {deal} of round {number} was cancelled: round {number} is on deal {current}", "deal"
@@ -264,16 +264,11 @@ def _check_deal(shoe: Shoe, number: int, deal: int) -> None:
         raise RoundConflictError(f"round {number} is on deal {current}: deal {deal} has not begun", "deal")
 
 
-def deal_attempt_next(cancel: RoundCancel) -> int:
-    """The deal that follows a cancel: the cancelled round dealt again under its number."""
-    return RoundCancel.objects.filter(shoe_id=cancel.shoe_id, number=cancel.number).count() + 1
-
-
-def deal_attempt(progress: RoundInProgress) -> int:
-    """Which deal of its number the round in progress is: 1, then 2 once it was cancelled
-    and dealt again, and so on (a row id would not tell: SQLite gives a deleted row's id
-    to the next)."""
-    return RoundCancel.objects.filter(shoe_id=progress.shoe_id, number=progress.number).count() + 1
+def deal_number(*, shoe_id: int, number: int) -> int:
+    """Which deal of round ``number`` the shoe is on: 1, then 2 once it was cancelled and
+    dealt again, and so on (after a cancel: the deal that follows it). A row id would not
+    tell: SQLite gives a deleted row's id to the next."""
+    return RoundCancel.objects.filter(shoe_id=shoe_id, number=number).count() + 1
 
 
 def round_cancel(
@@ -290,7 +285,7 @@ def round_cancel(
     void). ``user`` is the reviewer; None for the table's dealer system. With ``number``
     (and ``shoe_number``), only that round of that shoe (the one a reviewer was shown):
     another round is a :class:`RoundConflictError`, another shoe has none to cancel. With
-    ``deal`` (:func:`deal_attempt` of the round the reviewer was shown), only that deal: a round cancelled and
+    ``deal`` (:func:`deal_number` of the round the reviewer was shown), only that deal: a round cancelled and
     dealt again under its number is another deal, so a stale confirm cancels nothing. On
     an authenticated shoe the cards' committed numbers are spent (kept as burned)."""
     reason = reason.strip() if isinstance(reason, str) else ""
@@ -303,7 +298,7 @@ def round_cancel(
             raise NoRoundInProgressError(f"no round is being dealt at table {table.slug}: nothing to cancel")
         if number is not None and number != progress.number:
             raise RoundConflictError(f"round {number} is no longer being dealt: round {progress.number} is")
-        if deal is not None and deal != deal_attempt(progress):
+        if deal is not None and deal != deal_number(shoe_id=progress.shoe_id, number=progress.number):
             raise RoundConflictError(f"round {progress.number} was cancelled and is being dealt again since")
         cancel = RoundCancel.objects.create(
             shoe=shoe,
