@@ -27,14 +27,12 @@ rounds behind under the dripping receiver.
 from __future__ import annotations
 
 import argparse
-import http.client
 import itertools
 import json
 import os
 import re
 import secrets
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
@@ -50,12 +48,13 @@ from urllib.parse import urlencode
 
 import psycopg
 
-from benchmarks import load
+from benchmarks import load, login_flood
 from tables.game.shoe import DealingShoe
 from tests.servers import PostgresCluster, RedisServer, free_port
+from tests.surveillance.receiver import dripping
 
-PROXY = {"X-Forwarded-Proto": "https", "X-Real-IP": "198.51.100.7"}  # what nginx adds
-CSRF = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
+CLIENT = "198.51.100.7"  # the address the proxy names for the dealers and the reviewer
+CSRF = login_flood.CSRF
 DEALERS = 3
 ALARMS = 40
 DRIP_EVERY = 4.0  # seconds between the dripping receiver's bytes
@@ -64,14 +63,9 @@ DRIP_EVERY = 4.0  # seconds between the dripping receiver's bytes
 def call(
     url: str, method: str, path: str, body: bytes | None = None, headers: dict[str, str] | None = None
 ) -> tuple[int, list[tuple[str, str]], bytes]:
-    """One request on a connection of its own (as behind the proxy)."""
-    connection = http.client.HTTPConnection(url.removeprefix("http://"), timeout=120)
-    try:
-        connection.request(method, path, body=body, headers={**PROXY, **(headers or {})})
-        response = connection.getresponse()
-        return response.status, response.getheaders(), response.read()
-    finally:
-        connection.close()
+    """One request on a connection of its own (as behind the proxy), from the address the
+    proxy names unless ``headers`` name another: the login flood benchmark's request."""
+    return login_flood.call(url, method, path, body, {"X-Real-IP": CLIENT, **(headers or {})})
 
 
 def procfile(root: Path) -> dict[str, str]:
@@ -345,44 +339,6 @@ def logins(stack: ProductionStack, stop: threading.Event, figures: dict[str, flo
     figures["owner's sign-ins tried"] = sum(owner.values())
 
 
-@contextmanager
-def dripping_receiver() -> Iterator[str]:
-    """A receiver that reads each request, then answers a byte every DRIP_EVERY s."""
-    listener = socket.create_server(("127.0.0.1", 0))
-    listener.settimeout(0.2)
-    done = threading.Event()
-
-    def serve(connection: socket.socket) -> None:
-        with connection:
-            connection.settimeout(10)
-            try:
-                while b"\r\n\r\n" not in connection.recv(65536):
-                    pass
-                for byte in b"HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}":
-                    if done.wait(DRIP_EVERY):
-                        return
-                    connection.sendall(bytes([byte]))
-            except OSError:
-                return
-
-    def accept() -> None:
-        while not done.is_set():
-            try:
-                connection, _ = listener.accept()
-            except TimeoutError:
-                continue
-            threading.Thread(target=serve, args=(connection,), daemon=True).start()
-
-    thread = threading.Thread(target=accept, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}/alarms"
-    finally:
-        done.set()
-        thread.join(timeout=5)
-        listener.close()
-
-
 RAISE_ALARMS = """
 from tables.game.alarms import AlarmKind, Finding, Severity
 from tables.models import Alarm, Table
@@ -397,7 +353,7 @@ for n, (table, kind) in enumerate(pairs[:{count}]):
 
 def drip(stack: ProductionStack, stop: threading.Event, figures: dict[str, float]) -> None:
     behind: list[int] = []
-    with dripping_receiver() as url, psycopg.connect(stack.env["DATABASE_URL"], autocommit=True) as db:
+    with dripping(every=DRIP_EVERY) as url, psycopg.connect(stack.env["DATABASE_URL"], autocommit=True) as db:
         # On loopback, as a casino's own receiver is on its network: allowed where the
         # checkout has an address policy (the field), or it would never be sent to.
         stack.shell(
