@@ -26,7 +26,7 @@ from .panel import panel_html
 from .words import alarm_facts
 
 HANDLE_PERMISSION = "tables.handle_alarm"
-FINDINGS_LISTED = 50  # an alarm's page lists its newest findings; its count says how many in all
+FINDINGS_LISTED = 20  # an alarm's page lists its newest findings, and says how many earlier it leaves out
 
 
 class AlarmNoteForm(forms.Form):
@@ -125,6 +125,7 @@ class AlarmAdmin(admin.ModelAdmin):
             "facts": alarm_facts(alarm),
             "notes": list(alarm.notes.order_by("at", "pk")),
             "findings": list(alarm.findings.order_by("-pk")[:FINDINGS_LISTED]) if alarm.count > 1 else [],
+            "findings_left_out": max(0, alarm.count - FINDINGS_LISTED),
             "form": form if alarm.state != Alarm.State.RESOLVED else None,
             "can_handle": request.user.has_perm(HANDLE_PERMISSION),
         }
