@@ -12,7 +12,10 @@ scaled out, this process's memory otherwise):
 - **claims** (``pushed:<table>:<version>``): the one process that renders a state.
 - **the state last pushed** (``pushed-version:<table>:<language>``): the next push of a
   table sends its pages only what changed since (:class:`~tables.page_version.PageVersion`),
-  and what this process has already forgotten of it.
+  and what this process has already forgotten of it. A push records the state it brings
+  only if the state it started from is still the one recorded (compare-and-set): a
+  table's round push (a server) and its odds push (a worker) run at once, and the slower
+  one must not put back a state the pages have left behind.
 
 Every read survives the cache being down and leans to a push too many: a page left
 stale is worse than a render spent.
@@ -24,9 +27,13 @@ import contextlib
 import logging
 import math
 import threading
+from dataclasses import dataclass
 
-from django.core.cache import cache as default_cache
+from django.core.cache import cache, caches
 from django.core.cache.backends.base import BaseCache
+from django_redis import get_redis_connection
+from django_redis.cache import RedisCache
+from redis.commands.core import Script
 
 from ..page_version import PageVersion
 
@@ -36,13 +43,40 @@ MARK_SECONDS = 60  # a presence mark lives this long unless renewed
 RENEW_SECONDS = 20  # how often a server renews its marks
 PUSHED_SECONDS = 3600  # the state a table's pages were last pushed, for the next push's delta
 CLAIM_SECONDS = 3600
+CACHE = "default"
+
+# Redis compares and sets in one step; ARGV[1] is the text expected ("": no state).
+_SWAP = """
+local stored = redis.call('GET', KEYS[1])
+if (stored == false and ARGV[1] == '') or stored == ARGV[1] then
+  redis.call('SET', KEYS[1], ARGV[2], 'EX', ARGV[3])
+  return 1
+end
+return 0
+"""
+# The local-memory cache is this process's alone: one lock makes its swaps atomic.
+_LOCAL_SWAPS = threading.Lock()
+
+
+@dataclass(frozen=True)
+class Pushed:
+    """The state a table's pages in one language were last pushed, as read: the version
+    a delta starts from (None: push them the whole part), and the stored text a push
+    that records its own state expects to find still there."""
+
+    version: PageVersion | None
+    stored: str | None
 
 
 class PushLedger:
-    """The push protocol's state in ``store`` (Django's default cache unless given)."""
+    """The push protocol's state in Django's default cache."""
 
-    def __init__(self, store: BaseCache | None = None) -> None:
-        self.store: BaseCache = store if store is not None else default_cache
+    def __init__(self) -> None:
+        self.store: BaseCache = cache  # each thread and context its own client, as Django keeps them
+        # Redis stores the state last pushed as plain text, which a script compares;
+        # django-redis would pickle it.
+        self._redis = isinstance(caches[CACHE], RedisCache)
+        self._swap_script: Script | None = None
         # The (table, language) pairs whose last pushed state this process has forgotten
         # and not pushed since: forgetting them again would cost a call to the cache on
         # every round of a table whose pages are all in other languages. Another process
@@ -103,23 +137,39 @@ class PushLedger:
 
     # --- what the pages show
 
-    def last_pushed(self, table_id: int, language: str, look: str = "") -> PageVersion | None:
+    def last_pushed(self, table_id: int, language: str, look: str = "") -> Pushed:
         """The state the table's pages in ``language`` were last pushed, if known, and if
         they were pushed it with the table looking as ``look`` says (its name and limits:
         a delta does not carry them)."""
         try:
-            version, pushed_look = str(self.store.get(_pushed(table_id, language))).split(" ")
-            return PageVersion.parse(version) if pushed_look == look else None
+            stored = self._stored(_pushed(table_id, language))
         except Exception:
-            return None
+            return Pushed(None, None)
+        try:
+            version, pushed_look = str(stored).split(" ")
+            return Pushed(PageVersion.parse(version) if pushed_look == look else None, stored)
+        except ValueError:
+            return Pushed(None, stored)
 
-    def pushed(self, table_id: int, language: str, version: PageVersion, look: str = "") -> None:
+    def pushed(
+        self, table_id: int, language: str, version: PageVersion, look: str = "", *, was: Pushed | None = None
+    ) -> bool:
         """The table's pages in ``language`` were just pushed ``version``, the table
-        looking as ``look`` says."""
-        with contextlib.suppress(Exception):
-            self.store.set(_pushed(table_id, language), f"{version} {look}", timeout=PUSHED_SECONDS)
-            with self._lock:
-                self._forgotten.discard((table_id, language))
+        looking as ``look`` says. With ``was`` (what the push read before it rendered),
+        only if that is still what is recorded: False when another push recorded a state
+        meanwhile (then render again from it). True with the cache down: every push goes
+        whole then, from any state."""
+        try:
+            if not self._swap(
+                _pushed(table_id, language), None if was is None else was.stored, f"{version} {look}", was is not None
+            ):
+                return False
+        except Exception:
+            log.warning("could not record the state pushed to table %s", table_id, exc_info=True)
+            return True
+        with self._lock:
+            self._forgotten.discard((table_id, language))
+        return True
 
     def forget(self, table_id: int, languages: list[str]) -> None:
         """No page shows the table in these languages: their next push goes whole, to
@@ -133,6 +183,32 @@ class PushLedger:
             self.store.delete_many([_pushed(table_id, language) for language in fresh])
             with self._lock:
                 self._forgotten.update((table_id, language) for language in fresh)
+
+    # --- the state last pushed, as text
+
+    def _stored(self, key: str) -> str | None:
+        if self._redis:
+            raw = get_redis_connection(CACHE).get(self.store.make_key(key))
+            return None if raw is None else raw.decode(errors="replace")
+        stored = self.store.get(key)
+        return None if stored is None else str(stored)
+
+    def _swap(self, key: str, expected: str | None, new: str, compare: bool) -> bool:
+        """Store ``new`` under ``key`` if ``expected`` is stored there (None: nothing), or
+        whatever is, without ``compare``."""
+        if self._redis:
+            client = get_redis_connection(CACHE)
+            if not compare:
+                client.set(self.store.make_key(key), new, ex=PUSHED_SECONDS)
+                return True
+            if self._swap_script is None:
+                self._swap_script = client.register_script(_SWAP)  # sent once, then run by its digest
+            return bool(self._swap_script(keys=[self.store.make_key(key)], args=[expected or "", new, PUSHED_SECONDS]))
+        with _LOCAL_SWAPS:
+            if compare and self._stored(key) != expected:
+                return False
+            self.store.set(key, new, timeout=PUSHED_SECONDS)
+            return True
 
 
 def _watched(group: str) -> str:

@@ -32,6 +32,7 @@ from .ledger import PushLedger
 log = logging.getLogger(__name__)
 
 SEND_SECONDS = 10  # a send that takes longer is dropped (pages resync)
+SWAP_TRIES = 3  # renders of a push while other processes record newer states
 READINESS_GROUP = "readiness"  # no page joins it: what the readiness probe publishes to
 
 
@@ -186,26 +187,41 @@ def _table_push(
     rounds: list[selectors.PushedRow],
 ) -> str:
     """What the table's pages get: only what changed since the state pushed last, which
-    they show (or the whole live part; with the cache down, always the whole part)."""
+    they show (or the whole live part; with the cache down, always the whole part).
+    Another process may push the table meanwhile (its odds, a worker's): then render
+    again from the state it recorded, and after a few tries send the whole part."""
     language = translation.get_language()
     look = fragments.table_look(table)
-    since = ledger.last_pushed(table.pk, language, look)
-    html = fragments.table_push_html(table, shoe, version, since=since, progress=progress, rounds=rounds)
+    for _ in range(SWAP_TRIES):
+        was = ledger.last_pushed(table.pk, language, look)
+        html = fragments.table_push_html(table, shoe, version, since=was.version, progress=progress, rounds=rounds)
+        if ledger.pushed(table.pk, language, version, look, was=was):
+            return html
     ledger.pushed(table.pk, language, version, look)
-    return html
+    return fragments.table_push_html(table, shoe, version, since=None, progress=progress, rounds=rounds)
 
 
 def _odds_push(table: Table, sender: Sends, ledger: PushLedger, group: str) -> None:
     """The round's odds to the table's pages: the numbers that changed since the odds the
-    state pushed last shows, and nothing when that push carried them already."""
+    state pushed last shows, and nothing when that push carried them already. The state
+    recorded then keeps its rounds and takes these odds, if no round's push recorded a
+    newer state meanwhile (a server's, while this worker rendered): then render again
+    from that one, and after a few tries send the whole panel, which fits any page."""
     language = translation.get_language()
     look = fragments.table_look(table)
-    since = ledger.last_pushed(table.pk, language, look)
-    html, version = fragments.table_odds_push_html(table, since=since)
-    if html:
-        sender.send(group, push_message(group, html))
-        if since is not None and (since.shoe, since.voided) == (version.shoe, version.voided):
-            ledger.pushed(table.pk, language, replace(since, odds=version.odds), look)  # their rounds, these odds
+    for _ in range(SWAP_TRIES):
+        was = ledger.last_pushed(table.pk, language, look)
+        since = was.version
+        html, version = fragments.table_odds_push_html(table, since=since)
+        if not html:
+            return
+        if since is None or (since.shoe, since.voided) != (version.shoe, version.voided):
+            break  # the whole panel: it changes no state a delta starts from
+        if ledger.pushed(table.pk, language, replace(since, odds=version.odds), look, was=was):
+            break  # their rounds, these odds
+    else:
+        html, _ = fragments.table_odds_push_html(table, since=None)
+    sender.send(group, push_message(group, html))
 
 
 def publish_odds(table_id: int, *, sender: Sends, ledger: PushLedger) -> None:

@@ -220,21 +220,24 @@ async def test_presence_lapses_when_its_last_page_closes_and_the_mark_expires() 
 
 def test_the_ledger_keeps_the_state_last_pushed_per_language_and_forgets_it() -> None:
     ledger = PushLedger()
-    assert ledger.last_pushed(1, "en") is None
+    assert ledger.last_pushed(1, "en").version is None
     ledger.pushed(1, "en", PageVersion(2, 7, 0, 7, 0))
-    assert ledger.last_pushed(1, "en") == PageVersion(2, 7, 0, 7, 0) and ledger.last_pushed(1, "ko") is None
+    assert (
+        ledger.last_pushed(1, "en").version == PageVersion(2, 7, 0, 7, 0)
+        and ledger.last_pushed(1, "ko").version is None
+    )
     ledger.forget(1, ["en"])
-    assert ledger.last_pushed(1, "en") is None
+    assert ledger.last_pushed(1, "en").version is None
     cache.set("pushed-version:1:en", "not a version")
-    assert ledger.last_pushed(1, "en") is None, "what no page could show is no state to start a delta from"
+    assert ledger.last_pushed(1, "en").version is None, "what no page could show is no state to start a delta from"
 
 
 def test_a_state_pushed_while_the_table_looked_otherwise_starts_no_delta() -> None:
     ledger = PushLedger()
     ledger.pushed(1, "en", PageVersion(2, 7, 0, 7, 0), "name-and-limits")
-    assert ledger.last_pushed(1, "en", "name-and-limits") == PageVersion(2, 7, 0, 7, 0)
+    assert ledger.last_pushed(1, "en", "name-and-limits").version == PageVersion(2, 7, 0, 7, 0)
     # A delta carries no table name nor limits: after a rename, the next push goes whole.
-    assert ledger.last_pushed(1, "en", "renamed") is None
+    assert ledger.last_pushed(1, "en", "renamed").version is None
 
 
 def test_one_process_claims_a_state_and_one_slot_an_interval() -> None:
