@@ -13,6 +13,7 @@ a table's pages show, and :func:`odds_changed` once a round's odds are stored. I
   were pushed last.
 - :mod:`.consumers`, :mod:`.routing`: the websockets of table pages, the lobby, the
   good-road alerts and the reviewer's desk (its alarms).
+- :mod:`.answers`: what a table page that (re)connects is answered, read once for a crowd.
 - :mod:`.lifespan`: the ASGI server's start and stop.
 """
 

@@ -35,6 +35,7 @@ from ..page_version import PageVersion
 from ..pages import fragments
 from ..surveillance import panel
 from .groups import alerts_group, desk_group, desk_shoe_group, lobby_group, table_group
+from .ledger import NOTHING_PUSHED
 from .resyncs import LATER, Malformed, Pacer, resync_request
 from .scheduler import scheduler
 
@@ -223,10 +224,14 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
             RESYNCS.labels("later").inc()
             self.push(LATER.format(seconds=wait))
             return
-        html = await database_sync_to_async(in_own_context)(self.missed, self.asked, self.language)
+        html = await self.answer(self.asked)
         RESYNCS.labels("whole" if html else "none").inc()
         if html:
             self.push(html)
+
+    async def answer(self, have: dict[str, PageVersion]) -> str:
+        """What a page that shows ``have`` missed, read on the database's thread."""
+        return await database_sync_to_async(in_own_context)(self.missed, have, self.language)
 
     @abc.abstractmethod
     def missed(self, have: dict[str, PageVersion]) -> str:
@@ -248,6 +253,17 @@ class TableConsumer(FragmentConsumer):
                 return
             tables.found(self.slug)
         await self.open_in_language(lambda language: table_group(self.slug, language))
+
+    async def answer(self, have: dict[str, PageVersion]) -> str:
+        """Read once for every page of the table in this language that asks meanwhile
+        (:mod:`.answers`: a crowd reconnecting after a restart costs a read, not one each)."""
+        read = database_sync_to_async(in_own_context)
+        return await scheduler().answers.answer(
+            self.group,
+            have.get(self.slug),
+            read=lambda: read(table_state, self.slug, self.language),
+            render=lambda: read(table_whole, self.slug, self.language),
+        )
 
     def missed(self, have: dict[str, PageVersion]) -> str:
         return table_missed(self.slug, have.get(self.slug))
@@ -322,6 +338,25 @@ def table_missed(slug: str, version: PageVersion | None) -> str:
     shoe = selectors.shoe_find(table=table, which="current")
     current = selectors.table_version(shoe)
     return "" if version == current else fragments.table_live_html(table, shoe, current)
+
+
+def table_state(slug: str) -> PageVersion:
+    """The version a table page in the current language should show. When no push of the
+    table is recorded for its pages in this language (the cache restarted, or no page
+    showed it for an hour), the pages saying hello are about to show it (those behind are
+    sent the whole part): it is recorded as pushed, so that the next push is a delta to
+    them, not the whole part, unless a push recorded a state meanwhile."""
+    table = Table.objects.get(slug=slug)
+    version = selectors.table_version(selectors.shoe_find(table=table, which="current"))
+    ledger, language, look = scheduler().ledger, translation.get_language(), fragments.table_look(table)
+    if ledger.last_pushed(table.pk, language, look) == NOTHING_PUSHED:
+        ledger.pushed(table.pk, language, version, look, was=NOTHING_PUSHED)
+    return version
+
+
+def table_whole(slug: str) -> str:
+    """The whole live part of a table page, as it is now."""
+    return table_missed(slug, None)
 
 
 def lobby_missed(have: dict[str, PageVersion]) -> str:

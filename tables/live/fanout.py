@@ -62,9 +62,17 @@ class Fanout:
     Bound to the event loop of the first page that joins (a server has one); the
     listener runs there until the process ends."""
 
-    def __init__(self, ledger: PushLedger, layer: Callable[[], BaseChannelLayer] | None = None) -> None:
+    def __init__(
+        self,
+        ledger: PushLedger,
+        layer: Callable[[], BaseChannelLayer] | None = None,
+        unsure: Callable[[str], None] | None = None,
+    ) -> None:
         self.ledger = ledger  # where the groups with a page here are marked watched
         self.layer = layer or default_layer
+        # Told each group whose state this process may no longer know: a push for it
+        # arrived, or its last page here left (its pushes stop arriving here).
+        self.unsure = unsure or (lambda group: None)
         self._pages: dict[str, set[Page]] = {}
         self._joined: set[str] = set()  # groups this process's channel is in
         self._lost: set[str] = set()  # groups with pages here it could not join, or may have dropped out of
@@ -104,6 +112,7 @@ class Fanout:
         if pages:
             return
         del self._pages[group]
+        self.unsure(group)
         assert self._lock is not None  # a page joined
         async with self._lock:
             if group in self._pages or group not in self._joined:
@@ -117,7 +126,9 @@ class Fanout:
     def deliver(self, message: dict[str, Any]) -> None:
         """A push that arrived for a group: to each of its pages here, after the pushes
         that arrived before it."""
-        self._arrived.append((message.get("group", ""), message["html"]))
+        group = message.get("group", "")
+        self.unsure(group)
+        self._arrived.append((group, message["html"]))
         if self._sending is None or self._sending.done():
             self._sending = asyncio.create_task(self._send_arrived())
 

@@ -68,6 +68,9 @@ class Pushed:
     stored: str | None
 
 
+NOTHING_PUSHED = Pushed(None, None)  # no state recorded (or the cache is down)
+
+
 class PushLedger:
     """The push protocol's state in Django's default cache."""
 

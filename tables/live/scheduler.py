@@ -21,6 +21,7 @@ from ..background import runner as background
 from ..background.runner import Runner
 from ..operations.metrics import PUSH_SECONDS
 from . import push
+from .answers import Answers
 from .clock import Clock, SystemClock
 from .fanout import Fanout
 from .groups import languages
@@ -51,7 +52,10 @@ class Scheduler:
     ) -> None:
         self.runner, self.clock, self.interval = runner, clock or SystemClock(), interval
         self.ledger = ledger or PushLedger()
-        self.pages = Fanout(self.ledger)
+        # What pages that say hello are answered: read once for a crowd (.answers), and
+        # read again once a push to their table arrives here, or its last page here left.
+        self.answers = Answers(self.clock)
+        self.pages = Fanout(self.ledger, unsure=self.answers.stale)
         self.sender: Sends = sender or push.Sender()
         # Whole resync answers per client address (what a page may pull: .resyncs).
         self.resyncs = resyncs or Budget(settings.RESYNC_BURST, settings.RESYNC_PER_SECOND, self.clock)
