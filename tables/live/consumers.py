@@ -30,7 +30,7 @@ from django.utils import translation
 from .. import selectors
 from ..access.desk_sockets import desk_ticket_allows
 from ..models import Table
-from ..operations.metrics import PAGES_CONNECTED, PUSHES_DROPPED, RESYNCS
+from ..operations.metrics import HELLO_READS, PAGES_CONNECTED, PUSHES_DROPPED, RESYNCS
 from ..page_version import PageVersion
 from ..pages import fragments
 from ..surveillance import panel
@@ -346,6 +346,7 @@ def table_state(slug: str) -> PageVersion:
     showed it for an hour), the pages saying hello are about to show it (those behind are
     sent the whole part): it is recorded as pushed, so that the next push is a delta to
     them, not the whole part, unless a push recorded a state meanwhile."""
+    HELLO_READS.labels("state").inc()
     table = Table.objects.get(slug=slug)
     version = selectors.table_version(selectors.shoe_find(table=table, which="current"))
     ledger, language, look = scheduler().ledger, translation.get_language(), fragments.table_look(table)
@@ -356,6 +357,7 @@ def table_state(slug: str) -> PageVersion:
 
 def table_whole(slug: str) -> str:
     """The whole live part of a table page, as it is now."""
+    HELLO_READS.labels("whole").inc()
     return table_missed(slug, None)
 
 

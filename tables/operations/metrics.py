@@ -38,6 +38,12 @@ PAGES_CONNECTED = Gauge(
     "baccarat_pages_connected", "Live pages connected, per server process", ["kind"], multiprocess_mode="liveall"
 )
 RESYNCS = Counter("baccarat_resyncs", "Resyncs answered to pages, by answer (whole, none, later)", ["answer"])
+HELLO_READS = Counter(
+    "baccarat_hello_reads",
+    "Reads of a table's state (state) and renders of its whole live part (whole) for table pages' resyncs,"
+    " each shared by every page of the table that asks meanwhile in the process",
+    ["read"],
+)
 ODDS_QUEUED = Counter("baccarat_odds_jobs_queued", "Odds jobs queued (a shoe's, after its rounds commit)")
 ODDS_RUNNING = Gauge("baccarat_odds_jobs_running", "Odds jobs running now", multiprocess_mode="livesum")
 ODDS_SECONDS = Histogram("baccarat_odds_job_seconds", "An odds job, from its start to its rounds stored", buckets=SLOW)
