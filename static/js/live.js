@@ -108,8 +108,10 @@
     // Nor does an element replace a newer one (a round's odds may come before its push).
     if (target && compare(version, target) < 0) return false;
     if (odds !== undefined) {
-      var panel = document.getElementById("odds"), shown = +((beforeOdds || "").split(":")[3] || 0);
-      if (!panel || shown >= +(version.split(":")[3] || 0)) return false; // shown already
+      var panel = document.getElementById("odds"), was = beforeOdds || "", shown = +(was.split(":")[3] || 0);
+      // A new shoe's odds start from the last odds of the shoe before (its first push).
+      var laterShoe = compare(version, was, 1) > 0;
+      if (!panel || (!laterShoe && shown >= +(version.split(":")[3] || 0))) return false; // shown already
       if (shown !== +odds) { if (asked !== version) { asked = version; tell(); } return false; }
       panel.dataset.version = version; // the odds the page shows now (a resync says so)
     }

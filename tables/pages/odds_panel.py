@@ -101,8 +101,14 @@ def odds_change(table: Table, shoe: Shoe | None, rounds: Sequence[ShoeRow], sinc
     the rows whose bet became or stopped being the player's edge (``edges``: place and row
     now; a flag, the row's look set by static/js/live.js, not the row whole), and the chart
     before and now (``figures``)."""
-    before = odds_context(table, shoe, [r for r in rounds if r.number <= since])
-    now = odds_context(table, shoe, rounds)
+    return odds_change_from(
+        odds_context(table, shoe, [r for r in rounds if r.number <= since]), odds_context(table, shoe, rounds), since
+    )
+
+
+def odds_change_from(before: dict[str, Any], now: dict[str, Any], since: int) -> dict[str, Any]:
+    """:func:`odds_change` from the panel's context ``before`` (the odds after round
+    ``since``, of this shoe or of the shoe before it) to ``now``."""
     cells, edges = [], []
     for place, (old, new) in enumerate(zip(before["rows"], now["rows"], strict=True), start=1):
         moved = (_shown(old.now) != _shown(new.now), _shown(old.change) != _shown(new.change))

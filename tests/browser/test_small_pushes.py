@@ -72,7 +72,7 @@ def test_a_table_page_follows_several_rounds_through_deltas(server: LiveServer, 
     page.wait_for_selector(LIVE)
     watch_pushes(page)
     page.evaluate("window.notReloaded = true")
-    server.post("deltas", "shoes")  # pushed whole, as every new shoe is
+    server.post("deltas", "shoes")  # pushed whole: the page showed no shoe before
     page.wait_for_selector("#history-rows >> text=No rounds in this shoe yet.", timeout=3000)
     page.evaluate("document.getElementById('history').kept = true")
     post_and_see(server, page, "deltas", player_win(0))  # the shoe's first round: a delta like the others
@@ -346,3 +346,49 @@ def test_a_bet_that_becomes_or_stops_being_the_players_edge_comes_as_a_flag_and_
     assert len(flagged) == 2 and not any("<tr" in push for push in flagged)  # a flag each, never the row whole
     # As each line's own hover text wrote it: the line's name beside the round and the return.
     assert shown["hovers"][0] == ["Banker", "after round 66: -1.14%"], shown["hovers"]
+
+
+def test_a_new_shoe_comes_to_a_page_showing_the_shoe_before_as_a_small_delta_and_looks_as_loaded(
+    server: LiveServer, page: Any, browser: Any
+) -> None:
+    # Seed 11's shoe ends with the Perfect Pair flagged as the player's edge (rounds 64-65):
+    # the new shoe takes the flag away, empties the roads and the history, and turns the
+    # stats, the charts and the odds back to a full shoe's.
+    rounds = shoe_rounds(11, 65)
+    open_table(server, page, "next-shoe")
+    for cards in rounds[:64]:
+        server.post("next-shoe", "rounds", cards)
+    page.reload()
+    page.wait_for_selector(LIVE)
+    watch_pushes(page)
+    page.evaluate("window.notReloaded = true")
+    server.post("next-shoe", "rounds", rounds[64])
+    page.wait_for_selector("#odds-when >> text=after round 65", timeout=5000)
+    assert page.locator("#or7").get_attribute("class") == "edge-positive"
+    server.post("next-shoe", "shoes")
+    page.wait_for_selector("#odds-when >> text=full shoe", timeout=5000)
+    page.wait_for_selector("#history-rows >> text=No rounds in this shoe yet.", timeout=5000)
+    pushes = [push for push in page.evaluate("window.pushes") if 'id="game-info"' in push]
+    started = pushes[-1]
+    assert 'data-version="2:0:' in started and 'data-since="1:65:' in started, "a delta from the shoe before"
+    assert len(started.encode()) <= 5 * 1024
+    assert page.evaluate("window.notReloaded") is True
+    assert not [push for push in pushes if 'data-version="2:' in push and "data-since" not in push], "no resync"
+    fresh = browser.new_page()
+    fresh.goto(f"{server.url}/tables/next-shoe/")
+    fresh.wait_for_selector("[data-chart=chart-odds] .main-svg")
+    page.wait_for_selector("[data-chart=chart-odds] .main-svg")
+    for part in ("#game-facts", "#last-round", "#stat-counts", "#history", "#good-roads", "#road-words", "#cards-auth"):
+        assert page.locator(part).inner_text() == fresh.locator(part).inner_text(), part
+    for road in ROADS:
+        assert [road_marks(page, road, kind) for kind in KINDS] == [[] for _ in KINDS], road
+        assert page.locator(f"#road-{road}").get_attribute("viewBox") == fresh.locator(f"#road-{road}").get_attribute(
+            "viewBox"
+        ), road
+    assert page.locator("#or7").get_attribute("class") is None
+    assert odds_as_shown(page) == odds_as_shown(fresh)
+    for chart in ("chart-shares", "chart-running"):
+        assert page.evaluate(f"JSON.parse(document.getElementById('{chart}').textContent)") == fresh.evaluate(
+            f"JSON.parse(document.getElementById('{chart}').textContent)"
+        ), chart
+    fresh.close()

@@ -404,3 +404,27 @@ def test_a_lobby_card_that_goes_on_from_the_roads_the_card_before_drew_is_the_on
         fragments.forget_drawn()
         assert kept == fragments.lobby_card_html(table, shoe)
         assert built.call_count == (number == 1)  # after the first, the roads the card before drew
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_new_shoe_is_pushed_as_a_delta_to_the_pages_that_show_the_shoe_before_as_it_ended(baccarat_1) -> None:
+    table, _ = baccarat_1
+    services.shoe_start(table=table)
+    for cards in (SEED, BANKER, TIE, BANKER):
+        record(table, cards)
+    ended = selectors.table_version(selectors.shoe_find(table=table, which="current"))
+    services.shoe_start(table=table)
+    shoe = selectors.shoe_find(table=table, which="current")
+    version = selectors.table_version(shoe)
+    started = fragments.table_push_html(table, shoe, version, since=ended)
+    assert find_all(started, "section", id="game-info", data_version=str(version), data_since=str(ended))
+    assert len(started.encode()) <= 5 * 1024, "a shoe's start pushed whole was 14.2 KiB"
+    for road in fragments.TABLE_ROADS:  # emptied, not drawn again
+        assert find_all(started, "svg", hx_swap_oob=f"innerHTML:#marks-{road}")
+    assert find_all(started, "span", id="odds-when", data_odds=str(ended.odds)), "odds from the shoe before's last"
+    # From any other state of the shoe before (the pages missed its end), the whole part.
+    behind = PageVersion(ended.shoe, ended.round - 1, 0, ended.round - 1, 0)
+    assert "data-since" not in fragments.table_push_html(table, shoe, version, since=behind)
+    # Once a round of the new shoe is dealt, its pushes are deltas of the new shoe.
+    record(table, SEED)
+    assert "data-since" not in fragments.table_push_html(table, shoe, selectors.table_version(shoe), since=ended)
