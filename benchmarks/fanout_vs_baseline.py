@@ -20,6 +20,13 @@ side's figures and ours ÷ the baseline's, pair by pair, as min-max over the pai
     python -m benchmarks.fanout_vs_baseline --clients 1000 5000 10000 --pairs 2
     python -m benchmarks.fanout_vs_baseline --clients 1000 --pairs 1 --seconds 30
 
+The clients are browser-like unless ``--one-address``: each socket from an address of its
+own (X-Forwarded-For, which uvicorn takes from the loopback proxy), saying the versions
+its page loaded just before (``{"have": ...}``), as static/js/live.js does. Latency is
+taken from the dealer's POST and from the push's publish (heard on Redis as the servers
+hear it); CPU is also given per 1,000 messages delivered, as the stack publishes more or
+fewer pushes for the same rounds as the machine is loaded.
+
 The file limit (10,000 clients are 10,000 sockets in the servers and as many in the
 client processes) is raised to the hard limit here, for every process started.
 """
@@ -39,12 +46,18 @@ from tests.servers import free_port, uvicorn
 OURS, BASELINE = "ours", "baseline"
 BASELINE_APP = "benchmarks.fanout_baseline:app"
 FIGURES = {  # the table's rows: a figure of benchmarks.load.fanout, and its label here
+    "connect all pages, s": "connect all pages, s",
     "server memory per connection, KiB": "memory per connection, KiB",
     "websocket processes' CPU, s": "websocket processes' CPU, s",
-    "latency p50, ms": "p50 latency, ms",
-    "latency p99, ms": "p99 latency, ms",
+    "websocket CPU per 1,000 messages delivered, ms": "CPU per 1,000 messages delivered, ms",
+    "publish to client p50, ms": "p50 publish → client, ms",
+    "publish to client p99, ms": "p99 publish → client, ms",
+    "latency p50, ms": "p50 POST → client, ms",
+    "latency p99, ms": "p99 POST → client, ms",
+    "pushes published": "pushes published",
     "lost": "lost",
 }
+COUNTS = {"lost", "pushes published"}  # counts, not costs: no ratio
 
 
 def raise_file_limit() -> int:
@@ -103,7 +116,7 @@ def table(results: dict[int, dict[str, list[dict[str, float]]]]) -> str:
             baseline = [run[key] for run in sides[BASELINE][:pairs]]
             if not pairs:
                 continue
-            ratio = "" if key == "lost" else ratios(ours, baseline)  # a count, not a cost
+            ratio = "" if key in COUNTS else ratios(ours, baseline)
             lines.append(f"| {clients:,} | {label} | {spread(ours)} | {spread(baseline)} | {ratio} |")
     return "\n".join(lines)
 
@@ -116,6 +129,12 @@ def main() -> None:
     parser.add_argument("--rate", type=float, default=10, help="rounds per second across the tables")
     parser.add_argument("--servers", type=int, default=2, help="uvicorn processes of the side measured")
     parser.add_argument("--deflate", choices=["on", "off"], default="off", help="websockets' permessage-deflate")
+    parser.add_argument(
+        "--one-address",
+        action="store_true",
+        help="every client from 127.0.0.1, saying it shows nothing (the earlier client); by default each"
+        " from an address of its own behind the proxy, saying the versions its page loaded (as a browser)",
+    )
     args = parser.parse_args()
     print(f"open files: up to {raise_file_limit():,} a process", flush=True)
     results: dict[int, dict[str, list[dict[str, float]]]] = defaultdict(lambda: {OURS: [], BASELINE: []})
@@ -131,7 +150,7 @@ def main() -> None:
                     for slug, token in stack.tokens.items():  # the dealers of a run start with a new shoe
                         post(stack.http_urls[0], slug, "shoes", token)
                     with servers(stack, kind, args.servers, run) as measured:
-                        figures = fanout(stack, clients, args.seconds, args.rate, measured)
+                        figures = fanout(stack, clients, args.seconds, args.rate, measured, not args.one_address)
                     results[clients][kind].append(figures)
                     shown = ", ".join(f"{label} {figures[key]:,.1f}" for key, label in FIGURES.items())
                     print(f"  {kind} at {clients:,} clients (pair {pair + 1}): {shown}", flush=True)

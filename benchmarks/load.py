@@ -55,6 +55,8 @@ from tests.servers import PostgresCluster, RedisServer, free_port, gunicorn, uvi
 ROOT = Path(__file__).resolve().parents[1]
 TABLES = 20
 VERSION = re.compile(r'data-table="(baccarat-\d+)" data-version="(\d+):(\d+):')  # a lobby card, a whole live part
+CARD_VERSION = re.compile(r'data-table="(baccarat-\d+)" data-version="([0-9:]+)"')
+PAGE_VERSION = re.compile(r'id="game-info" data-table="[^"]+" data-version="([0-9:]+)"')  # what a table page shows
 # A delta to a table page names its state on its game info alone (the page knows its table).
 DELTA_VERSION = re.compile(r'<section id="game-info" [^>]*data-version="(\d+):(\d+):')
 FIRST_PAGES = TABLES + 1  # a page of each table and the lobby on each server, before the clients
@@ -265,16 +267,57 @@ def post(url: str, slug: str, path: str, token: str, body: dict[str, Any] | None
 # ---------------------------------------------------------------------------- fan-out
 
 
-def client_main(urls: list[str], first: int, count: int, total: int, ready: Any, results: Any, stop: Any) -> None:
+@dataclass(frozen=True)
+class Hello:
+    """What the clients say when they connect. Browser-like (``shown`` given): each socket
+    from an address of its own, as the proxy names it (X-Forwarded-For), saying the
+    versions a page loaded just before shows (``shown``: slug -> version; the lobby says
+    every card's), as static/js/live.js does. Otherwise every socket from 127.0.0.1,
+    saying it shows nothing (each is sent the whole part, or told to ask later)."""
+
+    shown: dict[str, str] | None = None  # a table page's version, by slug
+    cards: dict[str, str] = field(default_factory=dict)  # a lobby card's, by slug
+
+    def of(self, table: str) -> dict[str, str]:
+        if self.shown is None:
+            return {}
+        return {table: self.shown[table]} if table else dict(self.cards)
+
+    def headers(self, i: int) -> dict[str, str]:
+        return {} if self.shown is None else {"X-Forwarded-For": f"10.{i // 62500}.{i // 250 % 250}.{1 + i % 250}"}
+
+
+def loaded_now(url: str) -> Hello:
+    """What the pages loaded now say: each table page its table's version, the lobby every card's."""
+    shown = {}
+    for n in range(1, TABLES + 1):
+        status, body = request("GET", url, f"/tables/baccarat-{n}/")
+        found = PAGE_VERSION.search(body.decode())
+        if status != 200 or found is None:
+            raise RuntimeError(f"table page baccarat-{n}: {status}")
+        shown[f"baccarat-{n}"] = found.group(1)
+    status, body = request("GET", url, "/")
+    cards = dict(CARD_VERSION.findall(body.decode()))
+    if status != 200 or len(cards) != TABLES:
+        raise RuntimeError(f"lobby: {status}, {len(cards)} cards")
+    return Hello(shown, cards)
+
+
+def client_main(
+    urls: list[str], first: int, count: int, total: int, ready: Any, results: Any, stop: Any, hello: Hello = Hello()
+) -> None:
     """One client process: ``count`` websockets; reports when each first saw each state."""
-    asyncio.run(_clients(urls, first, count, total, ready, results, stop))
+    asyncio.run(_clients(urls, first, count, total, ready, results, stop, hello))
 
 
-async def _clients(urls: list[str], first: int, count: int, total: int, ready: Any, results: Any, stop: Any) -> None:
+async def _clients(
+    urls: list[str], first: int, count: int, total: int, ready: Any, results: Any, stop: Any, hello: Hello
+) -> None:
     from websockets.asyncio.client import connect
 
     seen: dict[int, dict[str, tuple[int, int]]] = {}  # client -> slug -> newest (shoe, round) shown
     arrivals: list[tuple[int, str, tuple[int, int], float]] = []  # client, slug, state, when first shown
+    received = [0, 0]  # messages, bytes
 
     async def one(i: int) -> None:
         url = urls[i % len(urls)]
@@ -282,15 +325,24 @@ async def _clients(urls: list[str], first: int, count: int, total: int, ready: A
         table = "" if group == TABLES else f"baccarat-{group + 1}"
         path = f"/ws/tables/{table}/" if table else "/ws/lobby/"
         mine = seen.setdefault(i, {})
-        async with connect(url.replace("http", "ws", 1) + path, origin=url, max_size=None, open_timeout=120) as ws:
-            await ws.send(json.dumps({"have": {}}))
-            # Ready once the page shows the current state: a table page when its resync
-            # arrives; a lobby that had nothing is sent nothing until a table changes.
-            ready = group == TABLES
+        async with connect(
+            url.replace("http", "ws", 1) + path,
+            origin=url,  # type: ignore[arg-type]
+            max_size=None,
+            open_timeout=600,
+            additional_headers=hello.headers(i),
+        ) as ws:
+            await ws.send(json.dumps({"have": hello.of(table)}))
+            # Ready once the page shows the current state: a page that said it does, at
+            # once; a table page that said nothing when its resync arrives; a lobby that
+            # had nothing is sent nothing until a table changes.
+            ready = group == TABLES or hello.shown is not None
             if ready:
                 connected.append(i)
             async for message in ws:
                 now = time.time()
+                received[0] += 1
+                received[1] += len(message)
                 states = VERSION.findall(message, 0, HEAD)
                 if not states and table:
                     states = [(table, shoe, number) for shoe, number in DELTA_VERSION.findall(message, 0, HEAD)]
@@ -319,14 +371,73 @@ async def _clients(urls: list[str], first: int, count: int, total: int, ready: A
     await asyncio.sleep(3)  # the last pushes
     for task in tasks:
         task.cancel()
-    results.put(arrivals)
+    results.put((arrivals, received))
+
+
+class Published:
+    """Every push the stack publishes, and when, as a server of the channel layer hears it:
+    subscribed to the Redis pub/sub channels of every group (``channels_redis.pubsub``),
+    on a thread of its own, from :meth:`start` to :meth:`stop`."""
+
+    def __init__(self, redis_url: str) -> None:
+        self.redis_url = redis_url
+        self.first: dict[tuple[str, str], list[tuple[tuple[int, int], float]]] = defaultdict(list)  # (kind, slug)
+        self.count = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._listen, daemon=True)
+        self._subscribed = threading.Event()
+
+    def start(self) -> Published:
+        self._thread.start()
+        self._subscribed.wait(timeout=10)
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        self._thread.join(timeout=10)
+
+    def _listen(self) -> None:
+        import msgpack
+        import redis
+
+        pubsub = redis.Redis.from_url(self.redis_url).pubsub()
+        pubsub.psubscribe("asgi__group__*")
+        self._subscribed.set()
+        while not self._stop.is_set():
+            message = pubsub.get_message(timeout=0.5)
+            if message is None or message["type"] != "pmessage":
+                continue
+            at = time.time()
+            push = msgpack.unpackb(message["data"])
+            group, html = str(push.get("group", "")), str(push.get("html", ""))
+            self.count += 1
+            kind = "lobby" if group.startswith("lobby.") else "table" if group.startswith("table.") else ""
+            if not kind:
+                continue
+            states = VERSION.findall(html, 0, HEAD)
+            if not states and kind == "table":
+                slug = group.split(".")[1]
+                states = [(slug, shoe, number) for shoe, number in DELTA_VERSION.findall(html, 0, HEAD)]
+            for slug, shoe, number in states:
+                self.first[(kind, slug)].append(((int(shoe), int(number)), at))
+
+    def when(self, kind: str, slug: str, state: tuple[int, int]) -> float | None:
+        """When a push to ``kind``'s pages first showed ``slug`` at ``state`` or later."""
+        times = [at for shown, at in self.first.get((kind, slug), []) if shown >= state]
+        return min(times) if times else None
 
 
 def fanout(
-    stack: Stack, clients: int, seconds: float, rate: float, servers: tuple[list[str], list[int]] | None = None
+    stack: Stack,
+    clients: int,
+    seconds: float,
+    rate: float,
+    servers: tuple[list[str], list[int]] | None = None,
+    browser_like: bool = True,
 ) -> dict[str, float]:
     """The fan-out to ``clients`` websockets of the stack's uvicorns, or of ``servers``
-    (their addresses and process ids: benchmarks.fanout_vs_baseline's)."""
+    (their addresses and process ids: benchmarks.fanout_vs_baseline's). ``browser_like``:
+    the clients say hello as pages do, each from an address of its own (:class:`Hello`)."""
     import multiprocessing as mp
 
     urls, pids = servers or (stack.ws_urls, stack.ws_pids())
@@ -340,11 +451,13 @@ def fanout(
     started_with = {pid: rss_kib(pid) for pid in pids}
     with watching(stack, FIRST_PAGES * len(urls), urls):
         time.sleep(2)
+        hello = loaded_now(stack.http_urls[0]) if browser_like else Hello()
         before = {pid: rss_kib(pid) for pid in pids}
+        connecting = time.monotonic()
         workers = [
             context.Process(
                 target=client_main,
-                args=(urls, k * per, min(per, clients - k * per), clients, ready[k], results, stop),
+                args=(urls, k * per, min(per, clients - k * per), clients, ready[k], results, stop, hello),
             )
             for k in range(processes)
         ]
@@ -355,6 +468,7 @@ def fanout(
             if time.monotonic() > deadline or not all(worker.is_alive() for worker in workers):
                 raise RuntimeError("clients did not connect")
             time.sleep(0.2)
+        connect_seconds = time.monotonic() - connecting
         print(f"  {clients} clients connected and showing the tables; posting for {seconds:.0f} s", flush=True)
         time.sleep(2)
         after = {pid: rss_kib(pid) for pid in before}
@@ -364,6 +478,7 @@ def fanout(
         server_cpu = ServerCPU(stack, pids)
         clients_cpu_before = sum(cpu_seconds(w.pid) for w in workers if w.pid)
         posted: list[tuple[str, tuple[int, int], float]] = []  # slug, (shoe, round), time posted
+        published = Published(stack.redis.url).start()
         started = time.monotonic()
 
         def deal(k: int, dealer: Dealer) -> None:
@@ -380,11 +495,21 @@ def fanout(
         elapsed = time.monotonic() - started
         cpu = server_cpu.since(elapsed)
         clients_cpu = (sum(cpu_seconds(w.pid) for w in workers if w.pid) - clients_cpu_before) / elapsed
+        pushes = published.count
         stop.set()
-        arrivals = [a for _ in workers for a in results.get(timeout=120)]
+        arrivals, messages = [], 0
+        for _ in workers:
+            theirs, (received, _bytes) = results.get(timeout=120)
+            arrivals += theirs
+            messages += received
+        published.stop()
         for worker in workers:
             worker.join(timeout=30)
-        return _latencies(posted, arrivals, clients) | {
+        return _latencies(posted, arrivals, clients, published) | {
+            "connect all pages, s": connect_seconds,
+            "pushes published": pushes,
+            "messages delivered": messages,
+            "websocket CPU per 1,000 messages delivered, ms": 1e6 * cpu["ws"] * elapsed / max(1, messages),
             "server memory per connection, KiB": memory,
             "server memory for its first pages, MiB a server": first_pages,
             "server memory since start per connection, KiB": since_start,
@@ -403,24 +528,33 @@ def _latencies(
     posted: list[tuple[str, tuple[int, int], float]],
     arrivals: list[tuple[int, str, tuple[int, int], float]],
     clients: int,
+    published: Published,
 ) -> dict[str, float]:
-    """Latency of each (round, client that should see it): until the client first showed
-    that state or a later one. A round no such state reached is lost."""
+    """Latency of each (round, client that should see it): from the dealer's POST, and
+    from the push's publish (the first push to the client's kind of page, table or lobby,
+    that showed that state or a later one), until the client first showed that state or
+    a later one. A round no such state reached is lost."""
     by_client: dict[tuple[int, str], list[tuple[tuple[int, int], float]]] = defaultdict(list)
     for client, slug, state, at in arrivals:
         by_client[(client, slug)].append((state, at))
-    latencies, lost = [], 0
+    latencies, from_publish, lost = [], [], 0
     for client in range(clients):
         group = client % (TABLES + 1)
+        kind = "lobby" if group == TABLES else "table"
         for slug, state, at in posted:
             if group != TABLES and slug != f"baccarat-{group + 1}":
                 continue
             times = [t for shown, t in by_client.get((client, slug), []) if shown >= state]
             if times:
                 latencies.append((min(times) - at) * 1000)
+                publish = published.when(kind, slug, state)
+                if publish is not None:
+                    from_publish.append((min(times) - publish) * 1000)
             else:
                 lost += 1
     return {
+        "publish to client p50, ms": percentile(from_publish, 0.5),
+        "publish to client p99, ms": percentile(from_publish, 0.99),
         "latency p50, ms": percentile(latencies, 0.5),
         "latency p95, ms": percentile(latencies, 0.95),
         "latency p99, ms": percentile(latencies, 0.99),
