@@ -38,9 +38,11 @@ def page_consumer(path: str) -> FragmentConsumer:
     return TableConsumer(slug=found["slug"])
 
 
-async def page_sockets(scope: Scope, receive: Receive, send: Send) -> None:
-    """The ASGI application of the pages' websockets (below the server's root path)."""
+def page_sockets(scope: Scope, receive: Receive, send: Send) -> Awaitable[None]:
+    """The ASGI application of the pages' websockets (below the server's root path): the
+    consumer's coroutine, which the middleware above awaits (an open page keeps no frame
+    of this function, a few hundred bytes a page)."""
     path, root = scope["path"], scope.get("root_path", "")
     if root and path.startswith(root):
         path = path[len(root) :]
-    await page_consumer(path)(scope, receive, send)
+    return page_consumer(path)(scope, receive, send)
