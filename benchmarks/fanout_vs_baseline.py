@@ -47,6 +47,7 @@ OURS, BASELINE = "ours", "baseline"
 BASELINE_APP = "benchmarks.fanout_baseline:app"
 FIGURES = {  # the table's rows: a figure of benchmarks.load.fanout, and its label here
     "connect all pages, s": "connect all pages, s",
+    "failed handshakes": "failed handshakes",
     "server memory per connection, KiB": "memory per connection, KiB",
     "websocket processes' CPU, s": "websocket processes' CPU, s",
     "websocket CPU per 1,000 messages delivered, ms": "CPU per 1,000 messages delivered, ms",
@@ -57,7 +58,7 @@ FIGURES = {  # the table's rows: a figure of benchmarks.load.fanout, and its lab
     "pushes published": "pushes published",
     "lost": "lost",
 }
-COUNTS = {"lost", "pushes published"}  # counts, not costs: no ratio
+COUNTS = {"lost", "pushes published", "failed handshakes"}  # counts, not costs: no ratio
 
 
 def raise_file_limit() -> int:

@@ -34,6 +34,7 @@ import asyncio
 import http.client
 import json
 import os
+import random
 import re
 import resource
 import shutil
@@ -314,10 +315,12 @@ async def _clients(
     urls: list[str], first: int, count: int, total: int, ready: Any, results: Any, stop: Any, hello: Hello
 ) -> None:
     from websockets.asyncio.client import connect
+    from websockets.exceptions import InvalidHandshake
 
     seen: dict[int, dict[str, tuple[int, int]]] = {}  # client -> slug -> newest (shoe, round) shown
     arrivals: list[tuple[int, str, tuple[int, int], float]] = []  # client, slug, state, when first shown
     received = [0, 0]  # messages, bytes
+    failed = [0]  # handshakes that failed (each tried again)
 
     async def one(i: int) -> None:
         url = urls[i % len(urls)]
@@ -325,11 +328,23 @@ async def _clients(
         table = "" if group == TABLES else f"baccarat-{group + 1}"
         path = f"/ws/tables/{table}/" if table else "/ws/lobby/"
         mine = seen.setdefault(i, {})
+        for retries in range(10):
+            try:
+                await page(i, url + path, table, mine)
+                return
+            except (OSError, TimeoutError, InvalidHandshake):
+                failed[0] += 1  # a browser tries again after a while (htmx: full jitter)
+                await asyncio.sleep(random.random() * 2 ** min(retries, 6))
+        raise RuntimeError(f"client {i} could not connect in 10 tries")
+
+    async def page(i: int, address: str, table: str, mine: dict[str, tuple[int, int]]) -> None:
+        group = i % (TABLES + 1)
+        url = address.split("/ws/", 1)[0]
         async with connect(
-            url.replace("http", "ws", 1) + path,
+            address.replace("http", "ws", 1),
             origin=url,  # type: ignore[arg-type]
             max_size=None,
-            open_timeout=600,
+            open_timeout=120,
             additional_headers=hello.headers(i),
         ) as ws:
             await ws.send(json.dumps({"have": hello.of(table)}))
@@ -371,7 +386,7 @@ async def _clients(
     await asyncio.sleep(3)  # the last pushes
     for task in tasks:
         task.cancel()
-    results.put((arrivals, received))
+    results.put((arrivals, received, failed[0]))
 
 
 class Published:
@@ -497,16 +512,18 @@ def fanout(
         clients_cpu = (sum(cpu_seconds(w.pid) for w in workers if w.pid) - clients_cpu_before) / elapsed
         pushes = published.count
         stop.set()
-        arrivals, messages = [], 0
+        arrivals, messages, failed = [], 0, 0
         for _ in workers:
-            theirs, (received, _bytes) = results.get(timeout=120)
+            theirs, (received, _bytes), failures = results.get(timeout=120)
             arrivals += theirs
             messages += received
+            failed += failures
         published.stop()
         for worker in workers:
             worker.join(timeout=30)
         return _latencies(posted, arrivals, clients, published) | {
             "connect all pages, s": connect_seconds,
+            "failed handshakes": failed,
             "pushes published": pushes,
             "messages delivered": messages,
             "websocket CPU per 1,000 messages delivered, ms": 1e6 * cpu["ws"] * elapsed / max(1, messages),
