@@ -101,6 +101,11 @@ class FragmentConsumer(AsyncWebsocketConsumer, abc.ABC):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def websocket_disconnect(self, message: dict[str, Any]) -> None:
+        """The socket closed: end the page (:meth:`leave` runs as its loop ends). Channels'
+        own went to the database thread for it too, twice a page."""
+        raise StopConsumer()
+
     async def open(self) -> None:
         """Join the group, then accept: pushes in between wait for the accept, so a page
         misses nothing from the moment it is joined."""

@@ -40,16 +40,26 @@ ROUND_IN_PROGRESS = re.compile(r"/api/tables/[^/]+/rounds/current")
 
 class ProbesQuiet(logging.Filter):
     """Drops the records about a probe: Django's request warnings (a 503 from
-    ``/readyz``) and uvicorn's access lines; and Django's warning for a 404 from the round
-    in progress (no round is being dealt), which a dealer system polls."""
+    ``/readyz``) and uvicorn's access lines; Django's warning for a 404 from the round
+    in progress (no round is being dealt), which a dealer system polls; and uvicorn's two
+    lines for every websocket it accepts ("[accepted]", "connection open"): a floor's
+    screens reconnecting after a restart wrote 20,000 of them, the pages-connected gauge
+    says as much (docs/operations.md)."""
 
     def filter(self, record: logging.LogRecord) -> bool:
-        """Whether the record is kept: not when it is about a probe, or no round dealt."""
+        """Whether the record is kept: not when it is about a probe, no round dealt, or a
+        socket accepted."""
+        if record.name == "uvicorn.error" and record.levelno == logging.INFO and _socket_line(record):
+            return False
         path = _path(record)
         if path in PROBES:
             return False
         quiet_404 = record.name == "django.request" and getattr(record, "status_code", None) == 404
         return not (quiet_404 and path is not None and ROUND_IN_PROGRESS.fullmatch(path))
+
+
+def _socket_line(record: logging.LogRecord) -> bool:
+    return record.msg == "connection open" or (isinstance(record.msg, str) and record.msg.endswith('" [accepted]'))
 
 
 def _path(record: logging.LogRecord) -> str | None:

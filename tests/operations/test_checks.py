@@ -66,6 +66,16 @@ def test_the_probes_leave_no_access_line_and_no_503_warning(path: str) -> None:
     assert quiet.filter(record("django.request", request=Request("/api/tables"), status_code=503))
 
 
+def test_a_websocket_accepted_leaves_no_line_but_its_errors_do() -> None:
+    quiet = ProbesQuiet()
+    accepted = record("uvicorn.error", ("10.0.0.2:0", "/ws/tables/t1/"), msg='%s - "WebSocket %s" [accepted]')
+    assert not quiet.filter(accepted)
+    assert not quiet.filter(record("uvicorn.error", (), msg="connection open"))
+    assert quiet.filter(record("uvicorn.error", (), msg="Started server process [%d]"))
+    failed = record("uvicorn.error", (), msg="Exception in ASGI application\n", levelno=logging.ERROR)
+    assert quiet.filter(failed)
+
+
 def test_no_round_being_dealt_is_an_answer_not_a_warning() -> None:
     quiet = ProbesQuiet()
     polled = "/api/tables/baccarat-1/rounds/current"
