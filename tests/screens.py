@@ -246,7 +246,7 @@ class Storm:
         tasks = []
         for screen in self.screens:  # a floor's screens open over a few seconds
             tasks.append(asyncio.ensure_future(screen.run(stop, answering)))
-            await asyncio.sleep(0.002)
+            await asyncio.sleep(0.001)
         await _until(lambda: all(s.connects for s in self.screens), 600)
         connected = time.monotonic() - started
         answering.clear()

@@ -162,7 +162,10 @@ def test_a_page_on_server_a_sees_a_round_posted_to_server_b_and_the_odds_the_wor
     with websocket(stack["a"], "/ws/tables/baccarat-1/") as page, websocket(stack["a"], "/ws/lobby/") as lobby:
         time.sleep(0.3)  # both have joined their groups
         round_id = post(stack["b"], "rounds", stack["token"], SEED)["round"]["id"]
-        pushed = wait_for(page, 'id="history"', round_id, timeout=5)
+        # A delta from the state the page was sent when it said hello (answering it
+        # recorded that state: nothing was pushed to the table before).
+        pushed = wait_for(page, "afterbegin:#history-rows", round_id, timeout=5)
+        assert "data-since" in pushed
         assert find_all(wait_for(lobby, "<dt>Round</dt><dd>1</dd>", timeout=5), "a", id="table-baccarat-1")
         # The odds the Celery worker stored: pushed by its process, or already in the
         # round's push when the worker was first.
@@ -303,6 +306,6 @@ def test_with_the_worker_killed_rounds_are_recorded_and_pushed_and_odds_catch_up
     with websocket(stack["a"], "/ws/tables/baccarat-1/") as page:
         time.sleep(0.3)
         recorded = post(stack["b"], "rounds", stack["token"], banker_natural(5))["round"]
-        wait_for(page, 'id="history"', recorded["id"], timeout=5)  # pushed without a worker
+        wait_for(page, "afterbegin:#history-rows", recorded["id"], timeout=5)  # pushed without a worker
         processes.spawn("worker-again", *WORKER)
         wait_for(page, f"after round {recorded['number']}", timeout=30)

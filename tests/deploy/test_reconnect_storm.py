@@ -22,7 +22,7 @@ pytestmark = pytest.mark.backend_free  # starts every server it needs itself
 
 SCREENS = 2000
 TABLES = 4
-DEALT = 40  # rounds of each table's shoe before the server is killed
+DEALT = 24  # rounds of each table's shoe before the server is killed
 BACK_WITHIN = 60.0  # seconds after the server answers again, for every screen to show the table as it is
 
 
