@@ -61,6 +61,8 @@ def test_a_reviewer_steps_a_shoes_replay_forward_and_back(server: LiveServer, pa
     assert beads(page, "bead-B") == [(0, 1)] and beads(page, "bead-T") == [(0, 2)]
     assert "Tie" in page.locator("#replay #last-round").inner_text()
     assert page.evaluate("window.notReloaded") is True, "the step loaded a page; htmx should swap the replay in"
+    # The slider and the address follow once htmx has settled the swap (static/js/shoe_desk.js).
+    page.wait_for_function("() => document.getElementById('replay-round').value === '3'", timeout=5000)
     assert page.locator("#replay-round").input_value() == "3" and "?round=3" in page.url
 
     page.click("#replay [data-step=first]")
