@@ -24,7 +24,7 @@ import threading
 import time
 from typing import Any
 
-from benchmarks.load import TABLES, Hello, Stack, loaded_now, percentile, post
+from benchmarks.load import TABLES, Hello, Stack, loaded_now, page_socket, percentile, post
 from tables.game.shoe import DealingShoe
 
 STATE = re.compile(r'data-version="(\d+):(\d+):\d+:\d+:(\d+)"')  # a table page's shoe, round and cards
@@ -36,20 +36,12 @@ def pages_main(urls: list[str], count: int, hello: Hello, ready: Any, stop: Any,
 
 
 async def _pages(urls: list[str], count: int, hello: Hello, ready: Any, stop: Any, results: Any) -> None:
-    from websockets.asyncio.client import connect
-
     seen: list[list[tuple[float, tuple[int, int, int]]]] = [[] for _ in range(count)]
     connected = [0]
 
     async def page(i: int) -> None:
         slug, url = f"baccarat-{i % TABLES + 1}", urls[i % len(urls)]
-        async with connect(
-            f"{url.replace('http', 'ws', 1)}/ws/tables/{slug}/",
-            origin=url,  # type: ignore[arg-type]
-            max_size=None,
-            open_timeout=120,
-            additional_headers=hello.headers(i),
-        ) as ws:
+        async with page_socket(url, f"/ws/tables/{slug}/", hello, i) as ws:
             await ws.send(json.dumps({"have": hello.of(slug)}))
             connected[0] += 1
             newest = (0, 0, 0)

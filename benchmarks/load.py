@@ -304,6 +304,20 @@ def loaded_now(url: str) -> Hello:
     return Hello(shown, cards)
 
 
+def page_socket(url: str, path: str, hello: Hello, i: int) -> Any:
+    """The websocket of the ``i``-th client's page at ``url`` + ``path``, opened as
+    :class:`Hello` says (an address of its own, or 127.0.0.1)."""
+    from websockets.asyncio.client import connect
+
+    return connect(
+        url.replace("http", "ws", 1) + path,
+        origin=url,  # type: ignore[arg-type]
+        max_size=None,
+        open_timeout=120,
+        additional_headers=hello.headers(i),
+    )
+
+
 def client_main(
     urls: list[str], first: int, count: int, total: int, ready: Any, results: Any, stop: Any, hello: Hello = Hello()
 ) -> None:
@@ -314,7 +328,6 @@ def client_main(
 async def _clients(
     urls: list[str], first: int, count: int, total: int, ready: Any, results: Any, stop: Any, hello: Hello
 ) -> None:
-    from websockets.asyncio.client import connect
     from websockets.exceptions import InvalidHandshake
 
     seen: dict[int, dict[str, tuple[int, int]]] = {}  # client -> slug -> newest (shoe, round) shown
@@ -330,23 +343,16 @@ async def _clients(
         mine = seen.setdefault(i, {})
         for retries in range(10):
             try:
-                await page(i, url + path, table, mine)
+                await page(i, url, path, table, mine)
                 return
             except (OSError, TimeoutError, InvalidHandshake):
                 failed[0] += 1  # a browser tries again after a while (htmx: full jitter)
                 await asyncio.sleep(random.random() * 2 ** min(retries, 6))
         raise RuntimeError(f"client {i} could not connect in 10 tries")
 
-    async def page(i: int, address: str, table: str, mine: dict[str, tuple[int, int]]) -> None:
+    async def page(i: int, url: str, path: str, table: str, mine: dict[str, tuple[int, int]]) -> None:
         group = i % (TABLES + 1)
-        url = address.split("/ws/", 1)[0]
-        async with connect(
-            address.replace("http", "ws", 1),
-            origin=url,  # type: ignore[arg-type]
-            max_size=None,
-            open_timeout=120,
-            additional_headers=hello.headers(i),
-        ) as ws:
+        async with page_socket(url, path, hello, i) as ws:
             await ws.send(json.dumps({"have": hello.of(table)}))
             # Ready once the page shows the current state: a page that said it does, at
             # once; a table page that said nothing when its resync arrives; a lobby that

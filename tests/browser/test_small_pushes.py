@@ -60,6 +60,18 @@ def open_table(server: LiveServer, page: Any, slug: str) -> None:
     page.evaluate("window.notReloaded = true")
 
 
+def open_table_after(server: LiveServer, page: Any, slug: str, rounds: list[dict[str, list[str]]]) -> None:
+    """A table page loaded once ``rounds`` of its shoe are dealt (posted faster than a page
+    would take their pushes), then watched as :func:`open_table` does."""
+    open_table(server, page, slug)
+    for cards in rounds:
+        server.post(slug, "rounds", cards)
+    page.reload()
+    page.wait_for_selector(LIVE)
+    watch_pushes(page)
+    page.evaluate("window.notReloaded = true")
+
+
 def post_and_see(server: LiveServer, page: Any, slug: str, cards: dict[str, list[str]]) -> dict[str, Any]:
     posted = server.post(slug, "rounds", cards)["round"]
     page.wait_for_selector(f"#game-info >> text={posted['id']}", timeout=3000)
@@ -323,12 +335,7 @@ def test_a_bet_that_becomes_or_stops_being_the_players_edge_comes_as_a_flag_and_
     # Seed 11's shoe: the Perfect Pair (the 7th row) becomes the player's edge in round 64
     # and stops being it in round 66; its line joins the odds chart, then leaves it.
     rounds = shoe_rounds(11, 66)
-    open_table(server, page, "edges")
-    for cards in rounds[:63]:
-        server.post("edges", "rounds", cards)
-    page.reload()
-    page.wait_for_selector(LIVE)
-    watch_pushes(page)
+    open_table_after(server, page, "edges", rounds[:63])
     whole = page.context.new_page()
     for number, edge in ((64, True), (65, True), (66, False)):
         server.post("edges", "rounds", rounds[number - 1])
@@ -355,13 +362,7 @@ def test_a_new_shoe_comes_to_a_page_showing_the_shoe_before_as_a_small_delta_and
     # the new shoe takes the flag away, empties the roads and the history, and turns the
     # stats, the charts and the odds back to a full shoe's.
     rounds = shoe_rounds(11, 65)
-    open_table(server, page, "next-shoe")
-    for cards in rounds[:64]:
-        server.post("next-shoe", "rounds", cards)
-    page.reload()
-    page.wait_for_selector(LIVE)
-    watch_pushes(page)
-    page.evaluate("window.notReloaded = true")
+    open_table_after(server, page, "next-shoe", rounds[:64])
     server.post("next-shoe", "rounds", rounds[64])
     page.wait_for_selector("#odds-when >> text=after round 65", timeout=5000)
     assert page.locator("#or7").get_attribute("class") == "edge-positive"
