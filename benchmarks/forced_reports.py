@@ -75,6 +75,12 @@ except ImportError:  # a checkout from before the kept shoe days
     pass
 else:
     shoe_days_rebuild()  # what recording these rounds one by one would have kept
+    try:
+        from tables.services.shoe_days import history_sums_rebuild
+    except ImportError:  # a checkout from before the sums of all history
+        pass
+    else:
+        history_sums_rebuild()
 print(Round.objects.count())
 """
 

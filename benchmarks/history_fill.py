@@ -21,11 +21,11 @@ from tables import services
 from tables.game.outcome import RoundOutcome
 from tables.game.shoe import DealingShoe
 from tables.game.summaries import Summary
-from tables.models import Round, Shoe, ShoeDay, Table
+from tables.models import Round, Shoe, ShoeDay, ShoeTotal, Table
 from tables.models.shoe_days import stored_fields
 from tables.selectors import played_round
 from tables.services.rounds import round_row
-from tables.services.shoe_days import day_of
+from tables.services.shoe_days import day_of, history_sums_rebuild
 
 ROUNDS_A_DAY = 35_000  # 24 tables (issue 33): a million rounds a month
 BATCH = 5_000  # rows a bulk insert
@@ -89,6 +89,7 @@ def fill(rounds: int, seed: int = 0, end: datetime | None = None) -> int:
             _write(pending_rounds, pending_days)
             pending_rounds, pending_days = [], []
     _write(pending_rounds, pending_days)
+    history_sums_rebuild()  # the tables' days and shoe totals of all the shoe days
     return Round.objects.count()
 
 
@@ -105,8 +106,8 @@ def _rows(queryset: Any, leave: set[str]) -> list[dict[str, Any]]:
 
 def check() -> None:
     """The same shoe recorded round by round through the service, and written by the
-    bulk path: the same rounds, shoe days and shoe, field for field (but for the IDs,
-    times and the state of a shoe the service leaves open)."""
+    bulk path: the same rounds, shoe days, shoe and shoe total, field for field (but for
+    the IDs, times and the state of a shoe the service leaves open)."""
     [dealt] = [next(shoes(seed=12345))]
     table = Table.objects.order_by("pk").first()
     assert table is not None
@@ -129,6 +130,9 @@ def check() -> None:
         )
         leave = {"id", "number", "state", "started_at", "ended_at"}
         same &= _rows(Shoe.objects.filter(pk=recorded.pk), leave) == _rows(Shoe.objects.filter(pk=bulk.pk), leave)
+        kept = _rows(ShoeTotal.objects.filter(shoe=recorded), {"shoe_id", "number"})
+        history_sums_rebuild()
+        same &= kept == _rows(ShoeTotal.objects.filter(shoe=bulk), {"shoe_id", "number"})
         transaction.set_rollback(True)  # a check, not history
     if not same:
         raise AssertionError("the bulk path does not write what the recording service writes")

@@ -84,3 +84,40 @@ class Summary:
         for bet, result in later.pays.items():
             pays[bet] = pays.get(bet, 0.0) + result
         return Summary(self.tally.then(later.tally), self.runs.then(later.runs), pays)
+
+
+@dataclass(frozen=True)
+class Share:
+    """What one stretch of a shoe adds to the sums of all history: its own counts and pays,
+    the runs that ended once it joined the stretches before it (a run across the seam
+    ends in the later stretch, at its joined length), and the shoe itself, counted once,
+    in its first stretch with played rounds.
+
+    Summed over every stretch of every shoe, the shares give each shoe's runs joined as a
+    whole: what the review over all history needs, kept a row a table and day."""
+
+    summary: Summary
+    ended: Counter[int]
+    shoes: int
+
+
+def shares(stretches: list[Summary]) -> list[Share]:
+    """Each of a shoe's consecutive ``stretches`` (its days, in order) as its :class:`Share`."""
+    whole, counted, kept = Summary(), False, []
+    for stretch in stretches:
+        joined = whole.then(stretch)
+        ended = Counter(joined.runs.ended)
+        ended.subtract(whole.runs.ended)  # appending a stretch only ends more runs
+        first = bool(stretch.tally.rounds) and not counted
+        counted |= first
+        kept.append(Share(stretch, +ended, int(first)))
+        whole = joined
+    return kept
+
+
+def whole(stretches: list[Summary]) -> Summary:
+    """A shoe's consecutive stretches joined into the summary of the whole shoe."""
+    joined = Summary()
+    for stretch in stretches:
+        joined = joined.then(stretch)
+    return joined

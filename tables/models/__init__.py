@@ -5,6 +5,8 @@
 - :mod:`.rounds`: :class:`Round` and its append-only audit trail, :class:`RoundAudit`.
 - :mod:`.shoe_days`: :class:`ShoeDay`, the reviewer statistics of a shoe's rounds on
   one day, kept as they are recorded.
+- :mod:`.history_sums`: :class:`TableDay` and :class:`ShoeTotal`, the sums of all
+  history the review over everything reads, kept with the shoe days.
 - :mod:`.dealer_days`: :class:`DealerDay`, what a dealer did at a table on one day
   (rounds, voids, cancels, refusals), counted as it happens.
 - :mod:`.dealing`: :class:`RoundInProgress` (a round being dealt card by card) and
@@ -23,6 +25,7 @@ from __future__ import annotations
 from .card_authentication import PlaintextRefusal, ShoeCard
 from .dealer_days import DealerDay, dealer_day_add
 from .dealing import RoundCancel, RoundInProgress
+from .history_sums import ShoeTotal, TableDay
 from .rounds import AppendOnly, AppendOnlyError, Round, RoundAudit
 from .shoe_days import ShoeDay
 from .shoes import Shoe
@@ -33,5 +36,6 @@ from .webhooks import Webhook, WebhookAttempt, WebhookDelivery
 __all__ = [
     "CUT_CARD_RULE_CHOICES", "Alarm", "AlarmFinding", "AlarmNote", "AppendOnly", "AppendOnlyError", "DealerDay",
     "PlaintextRefusal", "Round", "RoundAudit", "RoundCancel", "RoundInProgress", "Shoe", "ShoeCard", "ShoeDay",
-    "ShoeStretch", "Table", "Variant", "Webhook", "WebhookAttempt", "WebhookDelivery", "dealer_day_add", "token_digest",
+    "ShoeStretch", "ShoeTotal", "Table", "TableDay", "Variant", "Webhook", "WebhookAttempt", "WebhookDelivery",
+    "dealer_day_add", "token_digest",
 ]  # fmt: skip

@@ -15,7 +15,7 @@ from ..game.summaries import Run, Runs, Summary
 from .shoes import Shoe
 
 
-def _count(name: str) -> models.PositiveIntegerField[int, int]:
+def count_field(name: str) -> models.PositiveIntegerField[int, int]:
     return models.PositiveIntegerField(name.replace("_", " "), default=0)
 
 
@@ -23,13 +23,13 @@ class ShoeDay(models.Model):
     # Not in admin nor in any page: no words to translate.
     shoe = models.ForeignKey(Shoe, on_delete=models.CASCADE, related_name="shoe_days")
     day = models.DateField(help_text="In the server's time zone (TIME_ZONE).")
-    rounds = _count("rounds")
-    banker = _count("banker")
-    player = _count("player")
-    tie = _count("tie")
-    player_pair = _count("player_pair")
-    banker_pair = _count("banker_pair")
-    natural = _count("natural")
+    rounds = count_field("rounds")
+    banker = count_field("banker")
+    player = count_field("player")
+    tie = count_field("tie")
+    player_pair = count_field("player_pair")
+    banker_pair = count_field("banker_pair")
+    natural = count_field("natural")
     first_winner = models.CharField(max_length=1, blank=True)
     first_length = models.PositiveIntegerField(default=0)
     last_winner = models.CharField(max_length=1, blank=True)

@@ -10,7 +10,19 @@ from django.db.migrations.executor import MigrationExecutor
 
 from tables.game.authentication import card_hash, new_plaintext
 from tables.game.cards import Card
-from tables.models import Alarm, AlarmFinding, PlaintextRefusal, Round, RoundAudit, Shoe, ShoeCard, ShoeDay, Table
+from tables.models import (
+    Alarm,
+    AlarmFinding,
+    PlaintextRefusal,
+    Round,
+    RoundAudit,
+    Shoe,
+    ShoeCard,
+    ShoeDay,
+    ShoeTotal,
+    Table,
+    TableDay,
+)
 
 BEFORE = [("tables", "0007_translatable_labels")]
 
@@ -62,6 +74,9 @@ def test_a_database_made_before_the_rooms_migrates_without_loss() -> None:
     [day] = ShoeDay.objects.all()  # 0009 counted the rounds so far: the played one
     assert (day.rounds, day.player, day.player_pair, day.natural, day.pays) == (1, 1, 1, 1, {"player": 1.0})
     assert {r.table_id for r in Round.objects.all()} == {table.pk}, "0017 gave every round its shoe's table"
+    [table_day] = TableDay.objects.all()  # 0024 summed the shoe days so far
+    assert (table_day.table_id, table_day.day, table_day.rounds, table_day.shoes) == (table.pk, day.day, 1, 1)
+    assert ShoeTotal.objects.get(shoe=shoe.pk).played == 1
 
 
 @pytest.mark.django_db(transaction=True)

@@ -24,10 +24,10 @@ from tables.game.bets import BetType
 from tables.game.outcome import Winner
 from tables.game.review import FlatBetCurves, Tally, full_shoe_rates, streak_lengths
 from tables.game.shoe import DealingShoe
-from tables.models import Round, ShoeDay, Table
+from tables.models import Round, ShoeDay, ShoeTotal, Table, TableDay
 from tables.selectors import PLAYED_FIELDS, played_round
 from tables.services import shoe_days
-from tables.services.shoe_days import shoe_days_rebuild
+from tables.services.shoe_days import history_sums_rebuild, shoe_days_rebuild
 from tests.concurrency import at_once
 from tests.html import find, find_all
 
@@ -80,7 +80,10 @@ def from_the_rounds(rounds: QuerySet[Round], threshold: float) -> dict[str, Any]
 
 
 def summed(selection: review.Selection) -> dict[str, Any]:
-    report = review.report(selection)
+    return summed_report(review.report(selection))
+
+
+def summed_report(report: dict[str, Any]) -> dict[str, Any]:
     _, observed, _ = report["streaks"]
     return {
         "rounds": report["rounds"],
@@ -161,9 +164,13 @@ def test_a_long_history_draws_the_flat_bet_curves_a_point_a_shoe_day(
     assert x == [30, 60, 90]
     reference = from_the_rounds(selection.rounds(), threshold=0.01)["curves"]
     assert {bet: [line[29], line[59], line[89]] for bet, line in reference.items()} == curves
-    monkeypatch.setattr(review, "CURVE_POINTS", 2)  # every other day, the last one kept
-    x, curves = review.report(selection)["flat_bets"]
+    monkeypatch.setattr(review, "CURVE_DAYS", 2)  # every other day, the last one kept
+    today = review.Selection(None, timezone.localdate(), None, threshold=0.01)
+    x, curves = review.report(today)["flat_bets"]
     assert x == [30, 90] and {bet: [line[29], line[89]] for bet, line in reference.items()} == curves
+    # All history of more shoe days than CURVE_DAYS: a point after each table's day.
+    x, curves = review.report(selection)["flat_bets"]
+    assert x == [90] and {bet: [line[89]] for bet, line in reference.items()} == curves
 
 
 def test_the_shoes_are_listed_a_page_at_a_time_flagged_first(
@@ -222,3 +229,71 @@ def test_two_rounds_voided_at_once_in_one_shoe_day_are_both_counted_out(baccarat
     recorded = kept_rows()
     shoe_days_rebuild()
     assert kept_rows() == recorded
+
+
+def kept_sums() -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
+    """The sums of all history as kept: every table's day and every shoe's total."""
+
+    def rows(model: Any, order: tuple[str, ...]) -> list[dict[str, Any]]:
+        return list(model.objects.order_by(*order).values(*(f.attname for f in model._meta.concrete_fields)))
+
+    return [{**row, "id": None} for row in rows(TableDay, ("table_id", "day", "decks"))], rows(ShoeTotal, ("shoe_id",))
+
+
+def a_history(staff_reviewer: User) -> list[Table]:
+    """Two tables: shoes split at midnight, whole ones, a flagged one, voids on both
+    sides of a seam and one emptying a shoe's only round of a day."""
+    one, _ = services.table_create(slug="baccarat-1", name="Baccarat 1")
+    two, _ = services.table_create(slug="baccarat-2", name="Baccarat 2")
+    split = deal(one, 70, seed=50, at=across_midnight(70))
+    deal(one, 40, seed=51)
+    services.shoe_start(table=two)
+    for i, suit in enumerate("SHDCSHDCSHDC"):  # twelve Banker naturals in a row: flagged
+        services.round_record(
+            table=two, player=[f"2{suit}", f"3{suit}"], banker=[f"9{suit}", f"{'TJQK'[i // 4]}{suit}"]
+        )
+    deal(two, 35, seed=52, at=across_midnight(35))
+    last = deal(one, 2, seed=53, at=iter([MIDNIGHT - timedelta(minutes=1), MIDNIGHT + timedelta(minutes=1)]))
+    for round_ in (split[10], split[34], split[35], split[60], last[1]):
+        services.round_void(round_=round_, reason="misdeal", user=staff_reviewer)
+    return [one, two]
+
+
+def test_the_sums_of_all_history_are_kept_as_rounds_are_recorded_and_voided_and_the_replay_gives_the_same(
+    db, staff_reviewer: User
+) -> None:
+    a_history(staff_reviewer)
+    tables, totals = kept_sums()
+    assert sum(day["rounds"] for day in tables) == Round.objects.filter(voided=False).count()
+    assert sum(day["shoes"] for day in tables) == 5 == sum(total["played"] > 0 for total in totals)
+    history_sums_rebuild()
+    assert kept_sums() == (tables, totals)
+
+
+@pytest.mark.parametrize("table", [None, "baccarat-1", "baccarat-2"])
+def test_the_review_over_all_history_gives_what_its_shoe_days_give_page_by_page(
+    db, staff_reviewer: User, monkeypatch: pytest.MonkeyPatch, table: str | None
+) -> None:
+    """All history is read from the sums of each table's day and each shoe's total; a
+    date range over the same rounds from the shoe days: the same report, page by page."""
+    a_history(staff_reviewer)
+    monkeypatch.setattr(review, "SHOES_A_PAGE", 2)
+    chosen = Table.objects.filter(slug=table).first()
+    everything = review.Selection(chosen, None, None, threshold=0.2)
+    same_rounds = review.Selection(chosen, MIDNIGHT.date() - timedelta(days=400), None, threshold=0.2)
+    assert everything.everything and not same_rounds.everything
+
+    def read(report: dict[str, Any]) -> dict[str, Any]:
+        return {
+            **summed_report(report),
+            "shoes": [(s.shoe.table.slug, s.shoe.number, s.flagged, s.frequencies.lowest_p) for s in report["shoes"]],
+            "listed": (report["shoes_page"].paginator.count, report["shoes_page"].paginator.num_pages),
+        }
+
+    pages = review.report(everything)["shoes_page"].paginator.num_pages
+    assert pages > 1 or table == "baccarat-2"  # its two shoes on one page
+    for page in range(1, pages + 1):
+        assert read(review.report(everything, page)) == read(review.report(same_rounds, page))
+    assert everything.played_rounds() == same_rounds.played_rounds()
+    if table != "baccarat-1":
+        assert review.report(everything)["shoes"][0].flagged  # the Banker naturals' shoe, first

@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from tables.game.outcome import PlayedRound, Winner
 from tables.game.review import Tally, streak_lengths
-from tables.game.summaries import Runs, Summary
+from tables.game.summaries import Runs, Summary, shares, whole
 
 played_rounds = st.builds(
     PlayedRound,
@@ -52,6 +52,26 @@ def test_runs_of_stretches_joined_are_the_runs_of_the_whole_shoe(winners: list[W
     whole = runs_of(winners)
     assert joined == whole
     assert +joined.ended == Counter(streak_lengths(winners))  # what the review's streak chart counts
+
+
+def summaries_of(winners: list[Winner]) -> Summary:
+    summary = Summary()
+    for winner in winners:
+        summary.add(PlayedRound(winner=winner), {})
+    return summary
+
+
+@given(st.lists(st.sampled_from(list(Winner)), max_size=90), st.lists(st.integers(0, 90), max_size=5))
+def test_the_shares_of_a_shoes_days_add_up_to_its_runs_joined_and_the_shoe_once(
+    winners: list[Winner], cuts: list[int]
+) -> None:
+    bounds = [0, *sorted(min(c, len(winners)) for c in cuts), len(winners)]
+    stretches = [summaries_of(winners[start:end]) for start, end in itertools.pairwise(bounds)]
+    kept = shares(stretches)
+    assert sum((share.ended for share in kept), Counter()) == Counter(streak_lengths(winners))
+    assert sum(share.shoes for share in kept) == (1 if winners else 0)
+    assert [share.summary for share in kept] == stretches  # each day's own counts and pays
+    assert whole(stretches).runs == runs_of(winners)
 
 
 @given(st.lists(st.tuples(played_rounds, pays), max_size=60), st.integers(0, 60))
