@@ -18,11 +18,11 @@ from typing import Any
 import psycopg
 from django.contrib.auth import get_user_model
 from django.db import connection
-from django.db.models import QuerySet, TextField
+from django.db.models import TextField
 from django.db.models.expressions import RawSQL
 from django.db.models.functions import Cast
 
-from ..models import Round, RoundAudit, Shoe
+from ..models import RoundAudit, Shoe
 from . import csv_cells
 from .review import Selection
 
@@ -190,10 +190,6 @@ def _codes_json(column: str) -> str:
     return f"""('["' || {_codes_joined(column, '","')} || '"]')::json"""
 
 
-def _col(table: str, name: str) -> str:
-    return f'{table}."{name}"'
-
-
 Column = Callable[[str, str], str]  # a table's column, as a query names it
 
 
@@ -221,42 +217,54 @@ def _perfect(col: Column) -> str:
     return f"({col(ROUND, 'player_perfect_pair')} OR {col(ROUND, 'banker_perfect_pair')})"
 
 
-_AUDIT_TEXT = (
-    f"(SELECT string_agg({_iso('a.at')} || ' ' || a.action || ' by ' || a.username || ': ' || a.reason, ' | '"
-    f" ORDER BY a.at DESC, a.id DESC) {_audit_of_round(_col)})"
-)
-_BETS_TEXT = (
-    "(SELECT string_agg(b.key || '=' || (b.value ->> 'result') || ':' || COALESCE(b.value ->> 'pays', 'None'), ' '"
-    f" ORDER BY b.n) FROM jsonb_each({_col(ROUND, 'bets')}) WITH ORDINALITY AS b(key, value, n))"
-)
-_FLAGS = ("player_pair", "banker_pair", "player_natural", "banker_natural", "voided")
-_CSV_CELLS = {
-    "id": _col(ROUND, "round_id"),
-    "table": _cell(_col(TABLE, "slug")),
-    "shoe": _col(SHOE, "number"),
-    "number": _col(ROUND, "number"),
-    "created_at": _iso(_col(ROUND, "created_at")),
-    "dealer": _cell(_col(ROUND, "dealer_name")),
-    "player_cards": _codes_joined(_col(ROUND, "player_cards"), " "),
-    "banker_cards": _codes_joined(_col(ROUND, "banker_cards"), " "),
-    "player_score": _col(ROUND, "player_score"),
-    "banker_score": _col(ROUND, "banker_score"),
-    "winner": _col(ROUND, "winner"),
-    **{flag: _yes_no(_col(ROUND, flag)) for flag in _FLAGS},
-    "perfect_pair": _yes_no(_perfect(_col)),
-    "void_reason": _cell(_col(ROUND, "void_reason")),
-    "voided_by": _cell(_if_voided(_col, _voided_by(_col))),
-    "voided_at": _voided_at(_col),
-    "audit": _cell(_if_voided(_col, _AUDIT_TEXT)),
-    "bets": _BETS_TEXT,
-}
+def _audit_text(col: Column) -> str:
+    return (
+        f"(SELECT string_agg({_iso('a.at')} || ' ' || a.action || ' by ' || a.username || ': ' || a.reason, ' | '"
+        f" ORDER BY a.at DESC, a.id DESC) {_audit_of_round(col)})"
+    )
 
-# The JSON export reads the selection's shoes in order, then each one's rounds in it by
-# their index on (shoe, number), and builds each round's object from them: nothing is
+
+def _bets_text(col: Column) -> str:
+    return (
+        "(SELECT string_agg(b.key || '=' || (b.value ->> 'result') || ':' || COALESCE(b.value ->> 'pays', 'None'),"
+        f" ' ' ORDER BY b.n) FROM jsonb_each({col(ROUND, 'bets')}) WITH ORDINALITY AS b(key, value, n))"
+    )
+
+
+_FLAGS = ("player_pair", "banker_pair", "player_natural", "banker_natural", "voided")
+
+
+def _csv_cells(col: Column) -> dict[str, str]:
+    """Each CSV column's cell as SQL over a round, its shoe and its table, named by ``col``."""
+    return {
+        "id": col(ROUND, "round_id"),
+        "table": _cell(col(TABLE, "slug")),
+        "shoe": col(SHOE, "number"),
+        "number": col(ROUND, "number"),
+        "created_at": _iso(col(ROUND, "created_at")),
+        "dealer": _cell(col(ROUND, "dealer_name")),
+        "player_cards": _codes_joined(col(ROUND, "player_cards"), " "),
+        "banker_cards": _codes_joined(col(ROUND, "banker_cards"), " "),
+        "player_score": col(ROUND, "player_score"),
+        "banker_score": col(ROUND, "banker_score"),
+        "winner": col(ROUND, "winner"),
+        **{flag: _yes_no(col(ROUND, flag)) for flag in _FLAGS},
+        "perfect_pair": _yes_no(_perfect(col)),
+        "void_reason": _cell(col(ROUND, "void_reason")),
+        "voided_by": _cell(_if_voided(col, _voided_by(col))),
+        "voided_at": _voided_at(col),
+        "audit": _cell(_if_voided(col, _audit_text(col))),
+        "bets": _bets_text(col),
+    }
+
+
+# Both exports read the selection's shoes in order, then each one's rounds in it by their
+# index on (shoe, number), and build each round's object or line from them: nothing is
 # sorted but the shoes (and a shoe's rounds, in memory). As one query over the rounds and
-# their shoes, as the CSV is, PostgreSQL built the objects first and sorted them, a
-# million of 1.2 KB on disk: 16 s of the JSON at 1 M rounds against 13 s this way. The
-# CSV's lines, a third of that size, came no faster this way (0.98-1.06 of the time).
+# their shoes, PostgreSQL built the objects first and sorted them, a million of 1.2 KB on
+# disk: 16 s of the JSON at 1 M rounds against 13 s this way; the CSV's plan depended on
+# the size: at 100 k rounds a sort of every line, partly on disk (97 MB), and the export
+# 0.6 times as fast a round as at 10 k or 1 M.
 _ROUND_COLUMNS = (
     "id", "round_id", "number", "created_at", "dealer_name", "winner", "voided", "void_reason", "player_cards",
     "banker_cards", "player_score", "banker_score", "player_pair", "banker_pair", "player_perfect_pair",
@@ -310,22 +318,13 @@ _JSON_OBJECT = (
 )
 
 
-def _selected(selection: Selection, columns: dict[str, str]) -> QuerySet[Round, tuple[Any, ...]]:
-    """The selection's rounds, in order, as ``columns`` (SQL over the round, its shoe and
-    its table): the ORM writes the joins, the filters and the order."""
-    return (
-        selection.rounds()
-        .select_related(None)
-        .annotate(**{n: RawSQL(c, ()) for n, c in columns.items()})
-        .values_list(*columns)
-    )
+_CSV_LINE = ", ".join(_csv_cells(_read)[field] for field in EXPORT_FIELDS)
 
 
 def csv_copied(selection: Selection) -> Iterator[bytes]:
     """The CSV as PostgreSQL writes it (``COPY ... TO STDOUT``), a block at a time."""
     yield (",".join(EXPORT_FIELDS) + "\n").encode()
-    cells = {f"cell_{i}": _CSV_CELLS[field] for i, field in enumerate(EXPORT_FIELDS)}
-    sql, params = _selected(selection, cells).query.sql_with_params()
+    sql, params = _in_order(selection, _CSV_LINE)
     yield from _gathered(_copied_out(f"COPY ({sql}) TO STDOUT WITH (FORMAT csv)", params))
 
 
@@ -354,10 +353,10 @@ def _gathered(blocks: Iterable[bytes | memoryview]) -> Iterator[bytes]:
     yield bytes(gathered)
 
 
-def _in_order(selection: Selection) -> tuple[str, tuple[Any, ...]]:
-    """The selection's rounds in its order (:meth:`Selection.rounds`) as a query of the
-    columns an object is built from: its shoes in order, and for each one, its rounds in
-    the selection, by number. The ORM writes the filters."""
+def _in_order(selection: Selection, columns: str) -> tuple[str, tuple[Any, ...]]:
+    """The selection's rounds in its order (:meth:`Selection.rounds`) as a query of
+    ``columns`` (SQL naming them by :func:`_read`): its shoes in order, and for each one,
+    its rounds in the selection, by number. The ORM writes the filters."""
     shoes = Shoe.objects.order_by("table__slug", "number")
     if selection.start is not None or selection.end is not None:
         shoes = shoes.filter(pk__in=selection.rounds().values("shoe_id"))  # by the rounds' index on their time
@@ -367,7 +366,7 @@ def _in_order(selection: Selection) -> tuple[str, tuple[Any, ...]]:
     rounds = selection.rounds().select_related(None).filter(shoe_id=RawSQL(_read(SHOE, "id"), ())).order_by("number")
     round_sql, round_params = rounds.values_list(*_ROUND_COLUMNS).query.sql_with_params()
     order = ", ".join(_read(*column) for column in ((TABLE, "slug"), (SHOE, "number"), (ROUND, "number")))
-    sql = f"SELECT {_JSON_OBJECT} FROM ({shoe_sql}) shoes CROSS JOIN LATERAL ({round_sql}) rounds ORDER BY {order}"
+    sql = f"SELECT {columns} FROM ({shoe_sql}) shoes CROSS JOIN LATERAL ({round_sql}) rounds ORDER BY {order}"
     return sql, (*shoe_params, *round_params)
 
 
@@ -376,7 +375,7 @@ def json_built(selection: Selection) -> Iterator[bytes]:
     out a block at a time. COPY's CSV format with a delimiter and a quote no JSON text
     holds raw (jsonb escapes every control character) gives each object as it is, one a
     line: the line ends become the commas between them."""
-    built, params = _in_order(selection)
+    built, params = _in_order(selection, _JSON_OBJECT)
     copy_sql = f"COPY ({built}) TO STDOUT WITH (FORMAT csv, DELIMITER E'\\x02', QUOTE E'\\x01')"
     yield b"["
     held = b""  # the last line end: a comma unless it ends the array
