@@ -14,8 +14,12 @@ from tests.rounds import SEED
 ORIGIN = [(b"origin", b"http://127.0.0.1"), (b"host", b"127.0.0.1")]  # a page of this site
 
 
-async def connected(path: str) -> WebsocketCommunicator:
+async def connected(path: str, address: str | None = None) -> WebsocketCommunicator:
+    """A page of this site's socket at ``path``, from ``address`` (behind the proxy, the
+    one it names) if given."""
     communicator = WebsocketCommunicator(application, path, headers=ORIGIN)
+    if address is not None:
+        communicator.scope["client"] = (address, 50000)
     connected, _ = await communicator.connect()
     assert connected
     return communicator

@@ -1,4 +1,4 @@
-"""What a table page that says hello is answered, read once for a crowd.
+"""What a table page or the lobby that says hello is answered, read once for a crowd.
 
 After a deploy, a restart or a network blip every screen of a floor reconnects at once
 and says which version of its table it shows. Reading the table's state for each page
@@ -9,7 +9,11 @@ until its supervisor killed it (issue 50). So each process reads a table's state
 per language and shares it with every page that asks within ``ANSWER_SECONDS``, unless
 a push to that table's pages arrived here meanwhile or its last page here left (then
 pushes stop arriving here): one read at a time, the pages that ask meanwhile wait for
-it; the whole part rendered once, for the first page behind.
+it; the whole part rendered once, for the first page behind. The lobby's tables alike:
+each lobby page that hello'd read them (every table, its shoe, rounds and odds), one
+page in twenty-one of a floor's (issue 50: most of what connecting cost beyond the
+baseline); now one read a second, and only a page behind on a card renders (or takes
+from the cache) those cards.
 
 An answer a little stale is safe: a page drops a whole part older than what it shows,
 and a push that does not fit what it shows makes it ask again.
@@ -20,7 +24,7 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import TypeVar
+from typing import Any, Generic, TypeVar
 
 from ..page_version import PageVersion
 from .clock import Clock
@@ -28,19 +32,19 @@ from .clock import Clock
 ANSWER_SECONDS = 1.0
 PRUNE_AFTER = 512  # groups kept before the expired ones are forgotten
 _T = TypeVar("_T")
+_S = TypeVar("_S")
 
 
 @dataclass
-class State:
-    """A table's state as its pages in one language should show it now: the version, and
-    its whole live part once a page behind asked for it."""
+class State(Generic[_S]):
+    """A group's state as its pages should show it now: what was read (a table's version,
+    the lobby's tables), and a table's whole live part once a page behind asked for it."""
 
-    version: PageVersion
+    read: _S
     read_at: float
     whole: str | None = None
 
 
-Read = Callable[[], Awaitable[PageVersion]]
 Render = Callable[[], Awaitable[str]]
 
 
@@ -49,21 +53,29 @@ class Answers:
 
     def __init__(self, clock: Clock, seconds: float = ANSWER_SECONDS) -> None:
         self.clock, self.seconds = clock, seconds
-        self._states: dict[str, State] = {}
-        self._reading: dict[str, asyncio.Future[State]] = {}
+        self._states: dict[str, State[Any]] = {}
+        self._reading: dict[str, asyncio.Future[State[Any]]] = {}
         self._rendering: dict[str, asyncio.Future[str]] = {}
         self._pushes: dict[str, int] = {}  # group -> pushes that arrived for it (a read spanning one is not kept)
 
-    async def answer(self, group: str, have: PageVersion | None, read: Read, render: Render) -> str:
-        """What a page of ``group`` that shows ``have`` is sent: nothing when it is current,
-        the whole live part otherwise. ``read`` reads the version from the database,
-        ``render`` the whole part; each runs once for every page that asks meanwhile."""
+    async def answer(
+        self, group: str, have: PageVersion | None, read: Callable[[], Awaitable[PageVersion]], render: Render
+    ) -> str:
+        """What a table page of ``group`` that shows ``have`` is sent: nothing when it is
+        current, the whole live part otherwise. ``read`` reads the version from the
+        database, ``render`` the whole part; each runs once for every page that asks
+        meanwhile."""
         state = await self._state(group, read)
-        if have == state.version:
+        if have == state.read:
             return ""
         if state.whole is None:
             state.whole = await _once(self._rendering, group, render)
         return state.whole
+
+    async def shared(self, group: str, read: Callable[[], Awaitable[_S]]) -> _S:
+        """What ``read`` gives (the lobby's tables), once for every page of ``group`` that
+        asks meanwhile: each page makes its own answer of it."""
+        return (await self._state(group, read)).read
 
     def stale(self, group: str) -> None:
         """A push to ``group`` arrived, or its last page here left: its pages' next hello
@@ -79,12 +91,12 @@ class Answers:
         """Groups remembered (for the tests: what this keeps stays bounded)."""
         return len(self._states)
 
-    async def _state(self, group: str, read: Read) -> State:
+    async def _state(self, group: str, read: Callable[[], Awaitable[_S]]) -> State[_S]:
         state = self._states.get(group)
         if state is not None and self.clock.monotonic() - state.read_at < self.seconds:
             return state
 
-        async def fresh() -> State:
+        async def fresh() -> State[_S]:
             read_at, pushes = self.clock.monotonic(), self._pushes.get(group, 0)
             state = State(await read(), read_at)
             if self._pushes.get(group, 0) == pushes:
@@ -93,7 +105,7 @@ class Answers:
 
         return await _once(self._reading, group, fresh)
 
-    def _keep(self, group: str, state: State) -> None:
+    def _keep(self, group: str, state: State[Any]) -> None:
         self._states[group] = state
         if len(self._states) > PRUNE_AFTER:
             now = self.clock.monotonic()

@@ -42,6 +42,7 @@ from .scheduler import scheduler
 
 log = logging.getLogger(__name__)
 _T = TypeVar("_T")
+_R = TypeVar("_R")
 
 CLOSE_MALFORMED = 4400  # the page sent something other than a resync request
 CLOSE_FORBIDDEN = 4403  # a desk's socket without a ticket that lets it see alarms
@@ -292,6 +293,14 @@ class LobbyConsumer(FragmentConsumer):
     async def connect(self) -> None:
         await self.open_in_language(lobby_group)
 
+    async def answer(self, have: dict[str, PageVersion]) -> str:
+        """The cards of the tables the lobby shows in another state: the tables read once
+        for every lobby page in this language that asks meanwhile (:mod:`.answers`)."""
+        read = database_sync_to_async(in_own_context)
+        tables = await scheduler().answers.shared(self.group, lambda: read(lobby_state, None, self.language))
+        behind = fragments.lobby_behind(tables, have)
+        return await read(lobby_cards, behind, self.language) if behind else ""
+
     def missed(self, have: dict[str, PageVersion]) -> str:
         return lobby_missed(have)
 
@@ -336,7 +345,7 @@ class DeskConsumer(FragmentConsumer):
         return panel.panel_html(self.shoe_id)
 
 
-def in_own_context(work: Callable[[_T], str], argument: _T, language: str) -> str:
+def in_own_context(work: Callable[[_T], _R], argument: _T, language: str) -> _R:
     """``work(argument)`` in ``language``, in a context of its own, as an HTTP request
     has: what Django keeps per context (a client of the cache) is made for this call and
     dropped after it, instead of staying with the page's socket for as long as the page
@@ -344,7 +353,7 @@ def in_own_context(work: Callable[[_T], str], argument: _T, language: str) -> st
     return contextvars.copy_context().run(_in_language, work, argument, language)
 
 
-def _in_language(work: Callable[[_T], str], argument: _T, language: str) -> str:
+def _in_language(work: Callable[[_T], _R], argument: _T, language: str) -> _R:
     with translation.override(language):
         return work(argument)
 
@@ -381,3 +390,14 @@ def table_whole(slug: str) -> str:
 def lobby_missed(have: dict[str, PageVersion]) -> str:
     """The lobby cards a page that shows ``have`` missed."""
     return "".join(fragments.lobby_cards_html(have))
+
+
+def lobby_state(_: None) -> list[fragments.LobbySource]:
+    """Every table as the lobby's cards show it now (a lobby page's hello is answered from it)."""
+    HELLO_READS.labels("lobby").inc()
+    return fragments.lobby_sources()
+
+
+def lobby_cards(tables: list[fragments.LobbySource]) -> str:
+    """These tables' lobby cards, in the current language."""
+    return "".join(fragments.lobby_cards_of(tables))

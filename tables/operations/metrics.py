@@ -41,7 +41,7 @@ RESYNCS = Counter("baccarat_resyncs", "Resyncs answered to pages, by answer (who
 HELLO_READS = Counter(
     "baccarat_hello_reads",
     "Reads of a table's state (state) and renders of its whole live part (whole) for table pages' resyncs,"
-    " each shared by every page of the table that asks meanwhile in the process",
+    " and of every table for the lobby's (lobby), each shared by every page that asks meanwhile in the process",
     ["read"],
 )
 ODDS_QUEUED = Counter("baccarat_odds_jobs_queued", "Odds jobs queued (a shoe's, after its rounds commit)")

@@ -463,25 +463,28 @@ def lobby_cards_html(have: dict[str, PageVersion] | None = None) -> list[str]:
     its card was rendered (pushes and :func:`lobby_cards_keep` keep them there), rendered
     and kept otherwise. With ``have`` (a reconnecting lobby's cards, slug to version),
     only the cards it has in another state."""
-    sources = _lobby_sources()
-    if have is not None:
-        sources = [s for s in sources if s.table.slug in have and have[s.table.slug] != s.version]
-    return _cards_of(sources)
+    sources = lobby_sources()
+    return lobby_cards_of(sources if have is None else lobby_behind(sources, have))
+
+
+def lobby_behind(sources: list[LobbySource], have: dict[str, PageVersion]) -> list[LobbySource]:
+    """The tables of ``sources`` whose card a lobby that shows ``have`` shows in another state."""
+    return [s for s in sources if s.table.slug in have and have[s.table.slug] != s.version]
 
 
 def lobby_cards_keep(languages: list[str]) -> None:
     """Keep every table's lobby card rendered in the cache in each of ``languages``
     (the tables read once for all of them)."""
-    sources = _lobby_sources()
+    sources = lobby_sources()
     for language in languages:
         with override(language):
-            _cards_of(sources)
+            lobby_cards_of(sources)
 
 
 Odds = tuple[int, dict[str, Any]]  # a round's number and the odds stored after it
 
 
-class _LobbySource(NamedTuple):
+class LobbySource(NamedTuple):
     table: Table
     shoe: Shoe | None
     rounds: list[selectors.LobbyRound]
@@ -490,14 +493,14 @@ class _LobbySource(NamedTuple):
     dealing: RoundInProgress | None  # the round its shoe is dealing card by card
 
 
-def _lobby_sources() -> list[_LobbySource]:
+def lobby_sources() -> list[LobbySource]:
     """Each table with its open shoe, that shoe's rounds, its lobby version and its
     newest odds."""
     sources = selectors.lobby_sources()
     shoe_ids = [shoe.pk for _, shoe, _ in sources if shoe]
     odds, dealing = selectors.newest_odds(shoe_ids), selectors.rounds_in_progress(shoe_ids)
     return [
-        _LobbySource(
+        LobbySource(
             table,
             shoe,
             rounds,
@@ -509,7 +512,7 @@ def _lobby_sources() -> list[_LobbySource]:
     ]
 
 
-def _cards_of(sources: list[_LobbySource]) -> list[str]:
+def lobby_cards_of(sources: list[LobbySource]) -> list[str]:
     """These tables' cards in the active language: kept ones from the cache, the others
     rendered and kept."""
     keys = [_card_key(source.table, source.version, source.odds) for source in sources]

@@ -12,9 +12,11 @@ import pytest
 from channels.db import database_sync_to_async
 from django.utils import translation
 
-from tables import live, selectors
+from tables import live, selectors, services
 from tables.live.answers import ANSWER_SECONDS, Answers
+from tables.live.groups import lobby_group
 from tables.live.ledger import NOTHING_PUSHED
+from tables.operations.metrics import HELLO_READS
 from tables.page_version import PageVersion
 from tables.pages import fragments
 from tests.fake_time import FakeTime
@@ -121,3 +123,36 @@ async def test_after_a_restart_the_first_push_to_pages_that_said_hello_is_a_delt
     assert find_all(pushed, "section", id="game-info", data_since=shown), "a delta from what it said it shows"
     assert len(pushed.encode()) <= 5 * 1024
     await page.disconnect()
+
+
+# --- through the lobby's socket
+
+
+@pytest.mark.asyncio
+@pytest.mark.django_db(transaction=True)
+async def test_a_crowd_of_lobby_pages_saying_hello_costs_one_read_and_one_behind_gets_its_card_only() -> None:
+    """Every lobby page's hello read every table, its shoe, rounds and odds: a floor's
+    lobby screens reconnecting were most of what connecting cost beyond the baseline."""
+    one = await table_with_shoe()
+    two, _ = await database_sync_to_async(services.table_create)(slug="baccarat-2", name="Baccarat 2")
+    await database_sync_to_async(services.shoe_start)(table=two)
+    await record(one)
+    before = {s.table.slug: str(s.version) for s in await database_sync_to_async(fragments.lobby_sources)()}
+    await record(one, player=["9H", "KS"], banker=["2C", "4C"])
+    now = {s.table.slug: str(s.version) for s in await database_sync_to_async(fragments.lobby_sources)()}
+    live.scheduler().answers.stale(lobby_group("en"))
+    reads = HELLO_READS.labels("lobby")._value.get()
+    pages = [await connected("/ws/lobby/", address=f"10.0.0.{i}") for i in range(1, 21)]
+    behind = await connected("/ws/lobby/", address="10.0.1.1")
+    await asyncio.gather(
+        *(page.send_to(text_data=json.dumps({"have": now})) for page in pages),
+        behind.send_to(text_data=json.dumps({"have": before})),
+    )
+    sent = await behind.receive_from(timeout=5)
+    cards = [card.attrs["data-table"] for card in find_all(sent, "a") if "data-table" in card.attrs]
+    assert cards == ["baccarat-1"], "the one card it is behind on"
+    for page in pages:
+        assert await page.receive_nothing(timeout=0.05), "a lobby that shows every table as it is: nothing"
+    assert HELLO_READS.labels("lobby")._value.get() - reads == 1, "the tables read once for all 21"
+    for page in [*pages, behind]:
+        await page.disconnect()
