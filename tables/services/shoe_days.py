@@ -115,7 +115,7 @@ class _DaySums:
         row.rounds += self.rounds
         for event in EVENTS:
             setattr(row, event, getattr(row, event) + self.counts[event])
-        ended = Counter({int(length): n for length, n in row.ended.items()}) + Counter()
+        ended = Counter({int(length): n for length, n in row.ended.items()})
         ended.update(self.ended)
         row.ended = {str(length): n for length, n in sorted(ended.items()) if n}
         pays = dict(row.pays)
