@@ -8,4 +8,5 @@
   :mod:`tables.background.odds`) and the full-shoe return tables.
 - :mod:`.charts`: the plotly figures of the game stats and the odds.
 - :mod:`.receipts`, :mod:`.receipt_views`: a round's public receipt by Transaction ID.
+- :mod:`.road_pictures`: the good roads' pictures in docs/roads/.
 """
