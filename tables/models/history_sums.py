@@ -7,29 +7,19 @@ from __future__ import annotations
 from django.db import models
 from django.db.models import Q
 
-from .shoe_days import count_field
+from .shoe_days import DaySums, count_field
 from .shoes import Shoe
 from .tables import Table
 
 
-class TableDay(models.Model):
+class TableDay(DaySums):
     """A table's shoe days of one day (of shoes of ``decks``), summed; its ``ended`` and
     ``shoes`` are the shares of :func:`tables.game.summaries.shares`: summed over every
     day, each shoe's runs joined whole and each shoe once."""
 
-    # Not in admin nor in any page: no words to translate.
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="table_days")
-    day = models.DateField(help_text="In the server's time zone (TIME_ZONE).")
     decks = models.PositiveSmallIntegerField()
-    rounds = count_field("rounds")
-    banker = count_field("banker")
-    player = count_field("player")
-    tie = count_field("tie")
-    player_pair = count_field("player_pair")
-    banker_pair = count_field("banker_pair")
-    natural = count_field("natural")
     ended = models.JSONField(default=dict, help_text="Runs ended, by length, as the day joined each shoe's runs.")
-    pays = models.JSONField(default=dict, help_text="Units one unit on each bet won or lost.")
     shoes = count_field("shoes")
 
     class Meta:

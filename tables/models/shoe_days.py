@@ -19,9 +19,11 @@ def count_field(name: str) -> models.PositiveIntegerField[int, int]:
     return models.PositiveIntegerField(name.replace("_", " "), default=0)
 
 
-class ShoeDay(models.Model):
-    # Not in admin nor in any page: no words to translate.
-    shoe = models.ForeignKey(Shoe, on_delete=models.CASCADE, related_name="shoe_days")
+class DaySums(models.Model):
+    """What a day's played rounds add up to, as a shoe's day and a table's day both keep
+    it: the counts the chi-square tests take (:data:`EVENTS`) and what one unit on each
+    bet paid. Not in admin nor in any page: no words to translate."""
+
     day = models.DateField(help_text="In the server's time zone (TIME_ZONE).")
     rounds = count_field("rounds")
     banker = count_field("banker")
@@ -30,12 +32,19 @@ class ShoeDay(models.Model):
     player_pair = count_field("player_pair")
     banker_pair = count_field("banker_pair")
     natural = count_field("natural")
+    pays = models.JSONField(default=dict, help_text="Units one unit on each bet won or lost.")
+
+    class Meta:
+        abstract = True
+
+
+class ShoeDay(DaySums):
+    shoe = models.ForeignKey(Shoe, on_delete=models.CASCADE, related_name="shoe_days")
     first_winner = models.CharField(max_length=1, blank=True)
     first_length = models.PositiveIntegerField(default=0)
     last_winner = models.CharField(max_length=1, blank=True)
     last_length = models.PositiveIntegerField(default=0)
     ended = models.JSONField(default=dict, help_text="Runs that ended, by length.")
-    pays = models.JSONField(default=dict, help_text="Units one unit on each bet won or lost.")
     lowest_p = models.FloatField(
         null=True, blank=True, help_text="The lowest p-value of this day's rounds alone: the shoe's flag."
     )
