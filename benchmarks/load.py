@@ -51,6 +51,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from websockets.asyncio.client import connect
+from websockets.exceptions import InvalidHandshake
+
 from tables.game.shoe import DealingShoe
 from tests.servers import PostgresCluster, RedisServer, free_port, gunicorn, uvicorn
 
@@ -308,8 +311,6 @@ def loaded_now(url: str) -> Hello:
 def page_socket(url: str, path: str, hello: Hello, i: int) -> Any:
     """The websocket of the ``i``-th client's page at ``url`` + ``path``, opened as
     :class:`Hello` says (an address of its own, or 127.0.0.1)."""
-    from websockets.asyncio.client import connect
-
     return connect(
         url.replace("http", "ws", 1) + path,
         origin=url,  # type: ignore[arg-type]
@@ -329,8 +330,6 @@ def client_main(
 async def _clients(
     urls: list[str], first: int, count: int, total: int, ready: Any, results: Any, stop: Any, hello: Hello
 ) -> None:
-    from websockets.exceptions import InvalidHandshake
-
     seen: dict[int, dict[str, tuple[int, int]]] = {}  # client -> slug -> newest (shoe, round) shown
     arrivals: list[tuple[int, str, tuple[int, int], float]] = []  # client, slug, state, when first shown
     received = [0, 0]  # messages, bytes

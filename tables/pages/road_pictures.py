@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+import django
 from django.template import Context, Template
 from django.template.loader import render_to_string
 from django.utils import translation
@@ -166,8 +167,6 @@ def _rules(css: str) -> dict[str, str]:
 
 
 if __name__ == "__main__":
-    import django
-
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
     django.setup()
     for written in write_pictures():
