@@ -14,6 +14,8 @@ from typing import Any
 import dj_database_url
 from django.core.exceptions import ImproperlyConfigured
 
+from tables.game.advantage import ThresholdError, thresholds_parse
+from tables.game.bets import BetType
 from tables.game.operations_signals import OperationsRateError, OperationsRates, Rate
 from tables.game.thresholds import Thresholds
 from tables.operations.logs import log_format
@@ -262,6 +264,19 @@ def _surveillance_settings() -> tuple[float, Thresholds]:
 
 
 REVEAL_DUE_SECONDS, SURVEILLANCE_THRESHOLDS = _surveillance_settings()
+
+
+# Advantage windows: a bet whose return on the cards left rises above its threshold (per
+# unit staked; 0, the player's edge, by default) raises an alarm on the desk. One number
+# for every bet, then bets of their own: ALARM_ADVANTAGE_RETURN="0,perfect_pair=0.02".
+def _advantage_thresholds() -> dict[BetType, float]:
+    try:
+        return thresholds_parse(env("ALARM_ADVANTAGE_RETURN", "0"))
+    except ThresholdError as error:
+        raise ImproperlyConfigured(f"ALARM_ADVANTAGE_RETURN: {error}") from None
+
+
+ADVANTAGE_THRESHOLDS = _advantage_thresholds()
 
 
 # Dealer and operations signals (issue 35): a dealer's or a table's day past one of these

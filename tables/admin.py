@@ -42,8 +42,9 @@ from .access import login
 from .authentication import selectors as authentication
 from .desk import lists, rounds
 from .desk import shoe as shoe_desk
+from .game.audience import Audience
 from .labels import winner_name
-from .models import Alarm, AlarmNote, Round, RoundAudit, RoundCancel, RoundInProgress, Shoe, Table
+from .models import Alarm, AlarmNote, AudienceChange, Round, RoundAudit, RoundCancel, RoundInProgress, Shoe, Table
 from .surveillance import webhook_admin  # noqa: F401  (registers the webhooks' admins)
 from .surveillance.alarm_admin import AlarmAdmin, AlarmNoteAdmin, desk_alarms
 from .templatetags import cards
@@ -57,16 +58,50 @@ admin.site.site_header = admin.site.site_title = gettext_lazy("Baccarat Roads")
 VOID_PERMISSION = "tables.void_round"
 ROTATE_PERMISSION = "tables.rotate_token"
 CANCEL_PERMISSION = "tables.cancel_round"
+AUDIENCE_PERMISSION = "tables.set_audience"
 REFUSALS_SHOWN = 100  # refused plaintexts listed on a shoe's page, newest first
+
+
+class AudienceChangeInline(admin.TabularInline):
+    """Each change of what the table's public screens show, newest first: to read."""
+
+    model = AudienceChange
+    extra = 0
+    can_delete = False
+    fields = ["at", "previous", "audience", "username"]
+    readonly_fields = ["at", "previous", "audience", "username"]
+    verbose_name_plural = gettext_lazy("What its public screens showed: each change")
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
 
 
 @admin.register(Table)
 class TableAdmin(admin.ModelAdmin):
-    list_display = ["name", "slug", "variant", "decks", "cut_card_rule", "dealer", "simulated"]
-    list_filter = ["variant", "simulated"]
+    list_display = ["name", "slug", "variant", "decks", "cut_card_rule", "dealer", "audience", "simulated"]
+    list_filter = ["variant", "audience", "simulated"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
     actions = ["rotate_token"]
+    inlines = [AudienceChangeInline]
+
+    def get_readonly_fields(self, request: HttpRequest, obj: Table | None = None) -> list[str]:
+        """Only owners (``set_audience``) choose what the public sees."""
+        fields = list(super().get_readonly_fields(request, obj))
+        return fields if request.user.has_perm(AUDIENCE_PERMISSION) else [*fields, "audience"]
+
+    def save_model(self, request: HttpRequest, obj: Table, form: Any, change: bool) -> None:
+        """The audience goes through its service, which keeps who chose it and when; the
+        other fields are saved as admin saves them."""
+        chosen = Audience(obj.audience)
+        if "audience" in form.changed_data:
+            obj.audience = form.initial.get("audience", Audience.FULL_SHOE.value) if change else Audience.FULL_SHOE
+        super().save_model(request, obj, form, change)
+        if chosen != obj.audience:
+            services.table_audience_set(table=obj, audience=chosen, user=request.user)
 
     @admin.action(
         description=gettext_lazy("Rotate the ingest token (shows the new token once)"), permissions=["rotate_token"]
@@ -538,6 +573,26 @@ class RoundAuditAdmin(admin.ModelAdmin):
         return False
 
     def has_delete_permission(self, request: HttpRequest, obj: RoundAudit | None = None) -> bool:
+        return False
+
+
+@admin.register(AudienceChange)
+class AudienceChangeAdmin(admin.ModelAdmin):
+    """Every table's audience changes, to read: admin can neither add, change nor delete one."""
+
+    list_display = ["at", "table", "previous", "audience", "username"]
+    list_filter = ["audience", "table"]
+    list_select_related = ["table"]
+    readonly_fields = ["table", "previous", "audience", "username", "at"]
+    exclude = ["user"]
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: AudienceChange | None = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: AudienceChange | None = None) -> bool:
         return False
 
 

@@ -121,3 +121,16 @@ def pays_text(pays: float | Fraction | None) -> str:
     if value.denominator in (1, 2):  # 8:1, 7:2
         return f"{value.numerator}:{value.denominator}"
     return f"{number_format(float(value))}:1"
+
+
+def decimal(value: float, places: int) -> str:
+    """``value`` rounded to ``places`` decimals, written as the active language writes
+    numbers (Django's number_format cuts the digits it does not show instead of rounding)."""
+    return number_format(round(value, places), places)
+
+
+def signed_percent(value: float | None, places: int = 3) -> str:
+    """An expected return as a signed percentage: ``-1.058%``; a dash when unknown."""
+    if value is None:
+        return "–"
+    return ("+" if value >= 0 else "−") + f"{decimal(abs(100 * value), places)}%"

@@ -15,6 +15,7 @@ from django.utils import translation
 
 from tables import live, services
 from tables.background import runner as background
+from tables.game.audience import Audience
 from tables.live import Scheduler
 from tables.models import Table
 from tables.pages import fragments
@@ -25,6 +26,15 @@ from tests.pushes import Listener, Recorder
 @pytest.fixture
 def baccarat_1(db: None) -> tuple[Table, str]:
     return services.table_create(slug="baccarat-1", name="Baccarat 1", dealer_name="Anna")
+
+
+@pytest.fixture
+def training_room(baccarat_1: tuple[Table, str]) -> tuple[Table, str]:
+    """Baccarat 1 as a training room: its public pages show every return on the cards
+    left (the odds panel's every part, for the tests of how it shows and pushes them)."""
+    table, token = baccarat_1
+    services.table_audience_set(table=table, audience=Audience.EVERYTHING, user=None)
+    return table, token
 
 
 @pytest.fixture

@@ -8,6 +8,7 @@ from channels.testing import WebsocketCommunicator
 
 from config.asgi import application
 from tables import services
+from tables.game.audience import Audience
 from tables.models import Table
 from tests.rounds import SEED
 
@@ -26,8 +27,9 @@ async def connected(path: str, address: str | None = None) -> WebsocketCommunica
 
 
 @database_sync_to_async
-def table_with_shoe() -> Table:
+def table_with_shoe(audience: Audience = Audience.FULL_SHOE) -> Table:
     table, _ = services.table_create(slug="baccarat-1", name="Baccarat 1")
+    services.table_audience_set(table=table, audience=audience, user=None)
     services.shoe_start(table=table)
     return table
 

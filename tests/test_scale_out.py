@@ -103,7 +103,7 @@ def stack(real_servers, tmp_path_factory: pytest.TempPathFactory) -> Iterator[di
     }
     env.pop("TASKS_INLINE", None)
     running = Stack(env, Path(env["DATA_DIR"]))
-    token = running.manage("table_create", "--slug", "baccarat-1", "--name", "Baccarat 1")
+    token = running.manage("table_create", "--slug", "baccarat-1", "--name", "Baccarat 1", "--audience", "everything")
     running.spawn("worker", *WORKER)
     try:
         a, b = servers.free_port(), servers.free_port()

@@ -11,11 +11,13 @@ panel. Jobs lost with a killed process or a broker's queue are found by the swee
 from __future__ import annotations
 
 import contextlib
+import logging
 from datetime import timedelta
 from typing import Any
 
 from django.core.cache import cache
 from django.db.models import BooleanField, ExpressionWrapper, Max, Q
+from django.dispatch import Signal
 from django.utils import timezone
 
 from .. import live
@@ -26,6 +28,13 @@ from ..models import Round
 from ..operations import context
 from ..operations.metrics import ODDS_QUEUED, ODDS_RUNNING, ODDS_SECONDS, ODDS_SWEPT
 from .runner import enqueue
+
+log = logging.getLogger(__name__)
+
+# Sent (``shoe_id``, ``table_id``) once a job has stored odds of a shoe's rounds: what
+# listens to the odds (advantage windows, tables/surveillance/advantage.py) subscribes to
+# it in its own room, and the job knows none of them.
+odds_stored = Signal()
 
 ODDS_TASK = "tables.tasks.round_odds_compute"  # the Celery task's name (tasks.py), kept since the first release
 ODDS_QUEUED_SECONDS = 60  # a queued odds task is taken as lost after this
@@ -90,6 +99,9 @@ def round_odds_compute(*, round_pk: int) -> int:
             stored += 1
     if stored:
         live.odds_changed(table.pk)
+        for receiver, failed in odds_stored.send_robust(sender=Round, shoe_id=shoe.pk, table_id=table.pk):
+            if isinstance(failed, Exception):
+                log.warning("%s failed on the odds of shoe %s", receiver, shoe.pk, exc_info=failed)
     return stored
 
 

@@ -23,11 +23,11 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..models import Alarm, DealerDay, Shoe, Table
+from ..models import AdvantageWindow, Alarm, DealerDay, Shoe, Table
 from . import csv_cells
 
 SUMS = ("rounds", "voids", "cancels", "refusals", "auth_refusals", "shoes")
-SORTS = ("name", "rounds", "voids", "cancels", "refusals", "auth_refusals", "alarms", "shoes")
+SORTS = ("name", "rounds", "voids", "cancels", "refusals", "auth_refusals", "alarms", "advantage_windows", "shoes")
 
 
 class DealerReportForm(forms.Form):
@@ -81,6 +81,7 @@ class Line:
     auth_refusals: int = 0
     shoes: int = 0
     alarms: int = 0
+    advantage_windows: int = 0  # bets' returns on the cards left above their thresholds (opened in the range)
     refused: Counter[str] = field(default_factory=Counter)
     durations: Durations | None = None
 
@@ -145,6 +146,13 @@ def dealer_report(selection: DealerSelection) -> dict[str, list[Line]]:
         dealers.setdefault(dealer, Line(dealer)).alarms = n
     for table_id, n in alarms.values_list("table_id").annotate(n=Count("pk")).order_by():
         _table_line(per_table, table_id).alarms = n
+    windows = AdvantageWindow.objects.filter(selection.within("opened_at"))
+    if selection.table is not None:
+        windows = windows.filter(table=selection.table)
+    for dealer, n in windows.values_list("dealer_name").annotate(n=Count("pk")).order_by():
+        dealers.setdefault(dealer, Line(dealer)).advantage_windows = n
+    for table_id, n in windows.values_list("table_id").annotate(n=Count("pk")).order_by():
+        _table_line(per_table, table_id).advantage_windows = n
     for table_id, durations in shoe_durations(selection).items():
         _table_line(per_table, table_id).durations = durations
     return {"dealers": _sorted(dealers.values(), selection.sort), "tables": _sorted(per_table.values(), selection.sort)}
@@ -204,7 +212,8 @@ def hours_minutes(length: timedelta) -> str:
 
 CSV_FIELDS = [
     "scope", "table", "dealer", "rounds", "voids", "cancels", "refused_posts", "refused_by_reason",
-    "auth_refusals", "alarms", "shoes", "ended_shoes", "median_shoe_seconds", "longest_shoe_seconds",
+    "auth_refusals", "alarms", "advantage_windows", "shoes", "ended_shoes", "median_shoe_seconds",
+    "longest_shoe_seconds",
 ]  # fmt: skip
 
 
@@ -229,6 +238,7 @@ def report_csv(report: dict[str, list[Line]]) -> Iterator[str]:
                     ";".join(f"{reason}={n}" for reason, n in sorted(line.refused.items())),
                     line.auth_refusals,
                     line.alarms,
+                    line.advantage_windows,
                     line.shoes,
                     durations.count if durations else "",
                     round(durations.median.total_seconds()) if durations else "",

@@ -20,7 +20,8 @@ from django.utils.translation import gettext as _
 from .. import selectors
 from ..game.cards import RANKS, Card, Suit, unpack_cards
 from ..game.review import Frequencies, frequencies, full_shoe_rates
-from ..models import Round, RoundCancel, RoundInProgress, Shoe
+from ..labels import bet_label
+from ..models import AdvantageWindow, Round, RoundCancel, RoundInProgress, Shoe
 from ..pages import svg
 from ..pages.fragments import dealing_of, stats_context
 from ..pages.road_data import roads_of
@@ -219,4 +220,18 @@ def desk_context(shoe: Shoe, rounds: list[Round], at: int) -> dict[str, Any]:
         "review": shoe_review(shoe, rounds),
         "cards": cards_dealt(shoe),
         "replay": replay_context(rounds, at),
+        "windows": advantage_windows(shoe),
     }
+
+
+@dataclass(frozen=True)
+class WindowLine:
+    """An advantage window as the shoe's page lists it: the bet by name, and the row."""
+
+    bet: str
+    window: AdvantageWindow
+
+
+def advantage_windows(shoe: Shoe) -> list[WindowLine]:
+    """Each bet's advantage windows in the shoe, as they opened (a few at most)."""
+    return [WindowLine(bet_label(w.bet), w) for w in shoe.advantage_windows.order_by("opened_after", "pk")]

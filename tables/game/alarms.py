@@ -35,6 +35,8 @@ class AlarmKind(enum.StrEnum):
     STREAK = "streak"  # a run of one side whose probability under the shoe's odds is under a threshold
     # Dealer and operations signals
     OPERATIONS = "operations"  # voids, cancels, refusals per dealer or table a day past a rate
+    # Advantage play
+    ADVANTAGE_WINDOW = "advantage_window"  # a bet's return on the cards left above its threshold
 
 
 class Severity(enum.StrEnum):
@@ -58,3 +60,6 @@ class Finding:
     key: str
     round_number: int | None = None  # the round at which it was found (the replay's step)
     evidence: Mapping[str, object] = field(default_factory=dict)
+    # What within its kind and shoe makes an episode its own (an advantage window's bet):
+    # findings of one kind on one shoe but another subject open alarms of their own.
+    subject: str = ""

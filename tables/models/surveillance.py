@@ -29,6 +29,7 @@ KIND_LABELS = {
     AlarmKind.OUTCOMES: gettext_lazy("Outcomes off their odds"),
     AlarmKind.STREAK: gettext_lazy("Unlikely streak"),
     AlarmKind.OPERATIONS: gettext_lazy("Dealer or table signals"),
+    AlarmKind.ADVANTAGE_WINDOW: gettext_lazy("Advantage window"),
 }
 SEVERITY_LABELS = {Severity.WARNING: gettext_lazy("Warning"), Severity.CRITICAL: gettext_lazy("Critical")}
 
@@ -67,6 +68,12 @@ class Alarm(models.Model):
     )
     key = models.CharField(
         gettext_lazy("key"), max_length=120, help_text=gettext_lazy("What makes two findings of a kind one alarm.")
+    )
+    subject = models.CharField(
+        gettext_lazy("subject"),
+        max_length=40,
+        blank=True,
+        help_text=gettext_lazy("What within its kind and shoe is an episode of its own (an advantage window's bet)."),
     )
     round_number = models.PositiveIntegerField(
         gettext_lazy("round number"),
@@ -171,6 +178,54 @@ class AlarmNote(AppendOnly):
             "action": self.get_action_display(),
             "at": date_format(timezone.localtime(self.at), "DATETIME_FORMAT"),
         }
+
+
+class AdvantageWindow(models.Model):
+    """A bet returned more than its threshold on the cards left (the player's edge, by
+    default) from one round of a shoe to a later one (:mod:`tables.game.advantage`):
+    kept as the odds after each round are stored, closed when the return falls back or
+    the shoe ends, and raised once as an alarm. The shoe's desk page lists them, the
+    dealers and tables report counts them."""
+
+    table = models.ForeignKey(
+        Table, verbose_name=gettext_lazy("table"), on_delete=models.PROTECT, related_name="advantage_windows"
+    )
+    shoe = models.ForeignKey(
+        Shoe, verbose_name=gettext_lazy("shoe"), on_delete=models.PROTECT, related_name="advantage_windows"
+    )
+    bet = models.CharField(gettext_lazy("bet"), max_length=24)
+    dealer_name = models.CharField(gettext_lazy("dealer name"), max_length=80, blank=True)
+    opened_after = models.PositiveSmallIntegerField(
+        gettext_lazy("opened after round"), help_text=gettext_lazy("The round after which the return rose above it.")
+    )
+    opening_return = models.FloatField(gettext_lazy("return then"))
+    cards_left = models.PositiveSmallIntegerField(gettext_lazy("cards left then"))
+    best_return = models.FloatField(gettext_lazy("best return"))
+    best_after = models.PositiveSmallIntegerField(gettext_lazy("best after round"))
+    closed_after = models.PositiveSmallIntegerField(
+        gettext_lazy("closed after round"),
+        null=True,
+        blank=True,
+        help_text=gettext_lazy("The round after which it fell back, or the shoe's last (none while open)."),
+    )
+    rounds_open = models.PositiveSmallIntegerField(gettext_lazy("rounds open"), null=True, blank=True)
+    opened_at = models.DateTimeField(gettext_lazy("opened at"), default=timezone.now)
+    closed_at = models.DateTimeField(gettext_lazy("closed at"), null=True, blank=True)
+    alarm = models.ForeignKey(
+        Alarm, verbose_name=gettext_lazy("alarm"), null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["shoe", "opened_after", "bet"]
+        constraints = [
+            models.UniqueConstraint(fields=["shoe", "bet", "opened_after"], name="one_window_per_opening"),
+        ]
+        indexes = [models.Index(fields=["opened_at", "table"], name="window_by_day")]  # the dealer report's range
+        verbose_name = gettext_lazy("advantage window")
+        verbose_name_plural = gettext_lazy("advantage windows")
+
+    def __str__(self) -> str:
+        return f"{self.shoe} · {self.bet} · {self.opened_after}"
 
 
 class ShoeStretch(models.Model):

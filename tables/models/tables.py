@@ -11,6 +11,7 @@ from django.db import models
 from django.utils import timezone
 from django.utils.translation import gettext_lazy
 
+from ..game.audience import Audience, sight
 from ..game.bets import Paytable
 from ..game.shoe import CutCardRule
 from ..game.validation import IllegalRoundError, check_name
@@ -25,6 +26,14 @@ class Variant(models.TextChoices):
 CUT_CARD_RULE_CHOICES = [
     (CutCardRule.PLAY_ONE_MORE.value, gettext_lazy("Finish the hand, play one more")),
     (CutCardRule.LAST_ROUND.value, gettext_lazy("The current round is the last")),
+]
+
+
+# Who may see what of the shoe that is left (tables/game/audience.py), as owners read it.
+AUDIENCE_CHOICES = [
+    (Audience.FULL_SHOE.value, gettext_lazy("Full-shoe returns only")),
+    (Audience.MAIN_BETS.value, gettext_lazy("Banker, Player and Tie remaining-shoe odds public")),
+    (Audience.EVERYTHING.value, gettext_lazy("Everything public: a training or free-play room")),
 ]
 
 
@@ -66,6 +75,20 @@ class Table(models.Model):
         default=False,
         help_text=gettext_lazy("Dealt by the built-in simulator (demo tables)."),
     )
+    audience = models.CharField(
+        gettext_lazy("public screens show"),
+        max_length=12,
+        choices=AUDIENCE_CHOICES,
+        default=Audience.FULL_SHOE.value,
+        help_text=gettext_lazy(
+            "What players, the table's display, the lobby wall, the public API and every push see of the shoe "
+            "that is left. Full-shoe returns only is the safe default: a bet's return on the cards left "
+            "(pairs and Lucky Six above all) tells players when a side bet favours them. Showing Banker, Player "
+            "and Tie remaining-shoe odds is your explicit choice; everything public is for a training or "
+            "free-play room, and its pages say so. The desk always sees everything. Each change is kept with "
+            "who made it and when."
+        ),
+    )
     token_hash = models.CharField(gettext_lazy("token hash"), max_length=64, blank=True, editable=False)
     created_at = models.DateTimeField(gettext_lazy("created at"), default=timezone.now)
 
@@ -75,7 +98,11 @@ class Table(models.Model):
         verbose_name_plural = gettext_lazy("tables")
         # Whoever rotates a table's token holds the new one, and with it the table's
         # dealer system: owners only (superusers), never the reviewer group's view_table.
-        permissions = [("rotate_token", gettext_lazy("Can rotate a table's ingest token"))]
+        # What the public sees is the casino's call: owners only, like the token.
+        permissions = [
+            ("rotate_token", gettext_lazy("Can rotate a table's ingest token")),
+            ("set_audience", gettext_lazy("Can choose what a table's public screens show")),
+        ]
 
     def __str__(self) -> str:
         return self.name
@@ -95,6 +122,11 @@ class Table(models.Model):
                 errors[field] = refused.errors[0].message
         if errors:
             raise ValidationError(errors)
+
+    @property
+    def training_room(self) -> bool:
+        """Everything is public here (a training or free-play room): its pages say so."""
+        return sight(self.audience).training
 
     def get_paytable(self) -> Paytable:
         return Paytable.for_variant(self.variant).updated(self.paytable or {})

@@ -98,14 +98,22 @@ class Webhook(models.Model):
 
 
 class WebhookDelivery(models.Model):
-    """One alarm to one webhook: sent until the receiver answers 2xx, once (``webhook``
-    and ``alarm`` are unique together), retried with backoff, given up after a long
-    horizon. Its ``id`` is sent with it so a receiver can tell a retry it already has."""
+    """One event of an alarm (raised, escalated, resolved) to one webhook: sent until the
+    receiver answers 2xx, once (``webhook``, ``alarm`` and ``event`` are unique together),
+    retried with backoff, given up after a long horizon. Its ``id`` is sent with it so a
+    receiver can tell a retry it already has."""
 
     class State(models.TextChoices):
         PENDING = "pending", gettext_lazy("Pending")
         DELIVERED = "delivered", gettext_lazy("Delivered")
         ABANDONED = "abandoned", gettext_lazy("Abandoned")
+
+    class Event(models.TextChoices):
+        """What became of the alarm: each sent once to each webhook (docs/webhooks.md)."""
+
+        RAISED = "alarm.raised", gettext_lazy("Raised")
+        ESCALATED = "alarm.escalated", gettext_lazy("Escalated")
+        RESOLVED = "alarm.resolved", gettext_lazy("Resolved")
 
     webhook = models.ForeignKey(
         Webhook, verbose_name=gettext_lazy("webhook"), on_delete=models.PROTECT, related_name="deliveries"
@@ -113,6 +121,7 @@ class WebhookDelivery(models.Model):
     alarm = models.ForeignKey(
         Alarm, verbose_name=gettext_lazy("alarm"), on_delete=models.PROTECT, related_name="deliveries"
     )
+    event = models.CharField(gettext_lazy("event"), max_length=16, choices=Event.choices, default=Event.RAISED)
     state = models.CharField(gettext_lazy("state"), max_length=10, choices=State.choices, default=State.PENDING)
     attempts = models.PositiveIntegerField(gettext_lazy("attempts"), default=0)
     next_attempt_at = models.DateTimeField(
@@ -126,7 +135,9 @@ class WebhookDelivery(models.Model):
 
     class Meta:
         ordering = ["-created_at", "-pk"]
-        constraints = [models.UniqueConstraint(fields=["webhook", "alarm"], name="one_delivery_per_webhook_alarm")]
+        constraints = [
+            models.UniqueConstraint(fields=["webhook", "alarm", "event"], name="one_delivery_per_webhook_alarm_event")
+        ]
         indexes = [
             # the sweep's lookup: pending deliveries whose attempt is due
             models.Index(fields=["state", "next_attempt_at"], name="delivery_due"),

@@ -28,6 +28,7 @@ from roads.entries import RoadRound
 
 from .. import selectors
 from ..authentication import selectors as authentication
+from ..game.audience import sight
 from ..game.cards import hand_score
 from ..game.outcome import Winner
 from ..game.stats import shoe_stats
@@ -369,7 +370,7 @@ def _delta_context(
         "odds": (
             odds_panel.odds_change(table, shoe, rounds, since.odds)
             if with_odds and since.odds is not None
-            else {"pending": version.odds_pending}
+            else {"pending": version.odds_pending, "sight": sight(table.audience)}
         ),
         "limits": selectors.table_limits(table),
         # The cards the new rounds revealed: their rows, for a page that shows the list.

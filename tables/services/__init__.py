@@ -1,7 +1,7 @@
 """Writes. Every writer (ingest API, admin, simulator, commands) calls these; one
 service records a round (:func:`round_record`).
 
-- :mod:`.tables`: a table made, its ingest token rotated.
+- :mod:`.tables`: a table made, its ingest token rotated, its public audience chosen.
 - :mod:`.shoes`: a shoe started, burned, ended.
 - :mod:`.rounds`: a round recorded, or voided.
 - :mod:`.dealing`: a round dealt card by card (a card-reading shoe), or cancelled.
@@ -30,12 +30,12 @@ from .dealer_days import dealer_day_refused, operations_check
 from .dealing import CardDealt, card_deal, deal_number, round_cancel
 from .rounds import RecordedRound, round_record, round_void
 from .shoes import BurnDone, ShoeStarted, shoe_burn, shoe_end, shoe_reveal, shoe_start
-from .tables import table_create, table_token_rotate
+from .tables import table_audience_set, table_create, table_token_rotate
 
 __all__ = [
     "BurnDone", "CardDealt", "NoOpenShoeError", "NoRoundInProgressError", "PlaintextRefusedError", "RecordedRound",
     "Refusal", "RoundAlreadyVoidedError", "RoundConflictError", "RoundInProgressError", "ServiceError",
     "ShoeConflictError", "ShoeNotFoundError", "ShoeStarted", "card_deal", "deal_number", "dealer_day_refused",
     "operations_check", "round_cancel", "round_record", "round_void",
-    "shoe_burn", "shoe_end", "shoe_reveal", "shoe_start", "table_create", "table_token_rotate",
+    "shoe_burn", "shoe_end", "shoe_reveal", "shoe_start", "table_audience_set", "table_create", "table_token_rotate",
 ]  # fmt: skip

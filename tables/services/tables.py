@@ -1,10 +1,15 @@
-"""Tables: made, and given a new ingest token."""
+"""Tables: made, given a new ingest token, and their public screens' audience chosen."""
 
 from __future__ import annotations
 
 import secrets
 
-from ..models import Table, token_digest
+from django.contrib.auth.models import AnonymousUser, User
+from django.db import transaction
+
+from .. import live
+from ..game.audience import Audience
+from ..models import AudienceChange, Table, token_digest
 
 
 def table_create(
@@ -40,3 +45,24 @@ def table_token_rotate(*, table: Table) -> str:
     Table.objects.filter(pk=table.pk).update(token_hash=token_digest(token))
     table.token_hash = token_digest(token)
     return token
+
+
+def table_audience_set(*, table: Table, audience: Audience, user: User | AnonymousUser | None) -> bool:
+    """Set what the table's public screens show, keeping who chose it and when
+    (:class:`~tables.models.AudienceChange`); its pages are pushed whole at once, so a
+    number that is no longer public leaves every open screen. False when it was so
+    already (nothing changes, nothing is kept)."""
+    with transaction.atomic():
+        locked = Table.objects.select_for_update().get(pk=table.pk)
+        previous = locked.audience
+        if previous == audience.value:
+            table.audience = previous
+            return False
+        Table.objects.filter(pk=table.pk).update(audience=audience.value)
+        by = user if isinstance(user, User) else None
+        AudienceChange.objects.create(
+            table=locked, previous=previous, audience=audience.value, user=by, username=by.get_username() if by else ""
+        )
+        transaction.on_commit(lambda: live.table_changed(table.pk, table.slug))
+    table.audience = audience.value
+    return True

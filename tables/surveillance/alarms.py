@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from .. import live
 from ..game.alarms import AlarmKind, Finding, Severity
-from ..models import Alarm, AlarmFinding, AlarmNote, Shoe, Table
+from ..models import Alarm, AlarmFinding, AlarmNote, Shoe, Table, WebhookDelivery
 from ..operations.metrics import ALARM_FINDINGS_GATHERED, ALARMS_RAISED
 from . import webhooks
 
@@ -27,11 +27,12 @@ class AlarmNoteError(ValueError):
 def alarm_raise(finding: Finding, *, table: Table, shoe: Shoe | None = None, dealer: str = "") -> Alarm | None:
     """Store ``finding``, once (the same finding found again, by a check run again or
     twice at once, is refused by its kind and key), in its episode: the alarm of its kind
-    on the table and shoe (or the table's days) that is not resolved yet gathers it (its
+    (and subject) on the table and shoe (or the table's days) that is not resolved yet gathers it (its
     count, its latest evidence, critical once a finding is), else it raises a new alarm.
     Returns the new alarm, or ``None`` when nothing new was raised. After commit a new
     alarm goes to the desk and the webhooks; a finding gathered updates the desk alone
-    (webhooks get the episode, not every repeat: issue 49, item 5)."""
+    (webhooks get the episode, not every repeat), and the webhooks once more when it
+    escalates the alarm."""
     now = timezone.now()
     try:
         with transaction.atomic():
@@ -39,7 +40,7 @@ def alarm_raise(finding: Finding, *, table: Table, shoe: Shoe | None = None, dea
             if AlarmFinding.objects.filter(kind=finding.kind.value, key=finding.key).exists():
                 return None
             episode = (
-                Alarm.objects.filter(table=table, shoe=shoe, kind=finding.kind.value)
+                Alarm.objects.filter(table=table, shoe=shoe, kind=finding.kind.value, subject=finding.subject)
                 .exclude(state=Alarm.State.RESOLVED)
                 .order_by("-pk")
                 .first()
@@ -53,6 +54,7 @@ def alarm_raise(finding: Finding, *, table: Table, shoe: Shoe | None = None, dea
                 kind=finding.kind.value,
                 severity=finding.severity.value,
                 key=finding.key,
+                subject=finding.subject,
                 round_number=finding.round_number,
                 dealer_name=dealer,
                 evidence=dict(finding.evidence),
@@ -93,7 +95,11 @@ def _gather(episode: Alarm, finding: Finding, dealer: str, now: datetime) -> Non
     if dealer:
         changes["dealer_name"] = dealer
     if escalates:
+        # Its state stays: an acknowledged alarm that escalates is still acknowledged (the
+        # reviewer took it on), and the webhooks are told it escalated, once.
         changes |= {"severity": Severity.CRITICAL.value, "escalated_at": now}
+        escalated = WebhookDelivery.Event.ESCALATED.value
+        transaction.on_commit(lambda: webhooks.alarm_deliveries_queue(alarm_pk=episode.pk, event=escalated))
     Alarm.objects.filter(pk=episode.pk).update(**changes)
     transaction.on_commit(lambda: ALARM_FINDINGS_GATHERED.labels(episode.kind).inc())
     transaction.on_commit(lambda: live.alarms_changed(episode.shoe_id))
@@ -131,5 +137,8 @@ def alarm_note(*, alarm: Alarm, action: AlarmNote.Action, note: str, user: objec
         locked.state = NOTE_STATES[action]
         locked.save(update_fields=["state"])
         transaction.on_commit(lambda: live.alarms_changed(locked.shoe_id))
+        if action == AlarmNote.Action.RESOLVE:
+            resolved = WebhookDelivery.Event.RESOLVED.value
+            transaction.on_commit(lambda: webhooks.alarm_deliveries_queue(alarm_pk=locked.pk, event=resolved))
     alarm.state = locked.state
     return written

@@ -33,6 +33,7 @@ from ..game.surveillance import shoe_findings
 from ..game.thresholds import Thresholds
 from ..models import Shoe, ShoeCard, ShoeStretch
 from ..operations import context
+from .advantage import advantage_windows_update
 from .alarms import alarm_raise
 
 log = logging.getLogger(__name__)
@@ -96,7 +97,10 @@ def shoe_checks_run(shoe_id: int) -> int:
         result_matches=_matches(shoe, shoe_result_stretches(seen), ShoeStretch.Kind.RESULTS),
     )
     dealer = shoe.rounds.order_by("-number").values_list("dealer_name", flat=True).first() or ""
-    return _raise_all(shoe_findings(seen, thresholds()), shoe, dealer)
+    raised = _raise_all(shoe_findings(seen, thresholds()), shoe, dealer)
+    if seen.ended:  # the shoe's end closes the advantage windows still open
+        raised += advantage_windows_update(shoe_id=shoe.pk)
+    return raised
 
 
 def refused_cards_check(shoe_id: int, cards: list[str]) -> int:

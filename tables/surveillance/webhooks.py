@@ -40,7 +40,7 @@ log = logging.getLogger(__name__)
 ATTEMPT_TASK = "tables.tasks.webhook_delivery_attempt"  # the Celery tasks' names (tables/background/tasks.py)
 SWEEP_TASK = "tables.tasks.webhook_deliveries_due_queue"
 QUEUE = settings.WEBHOOK_QUEUE  # Celery's queue of deliveries (its routes), and the embedded runner's thread
-EVENT = "alarm.raised"
+EVENT = WebhookDelivery.Event.RAISED.value  # an alarm's first event, and the one a webhook made without events got
 SIGNATURE_HEADER = "X-Baccarat-Signature"
 EVENT_HEADER = "X-Baccarat-Event"
 DELIVERY_HEADER = "X-Baccarat-Delivery"
@@ -74,11 +74,12 @@ def _now() -> datetime:
     return datetime.fromtimestamp(_clock.time(), tz=UTC)
 
 
-def alarm_deliveries_queue(*, alarm_pk: int) -> int:
-    """After an alarm's commit: a delivery for each active webhook that wants its kind,
-    then each one's first attempt queued. An alarm goes to a webhook once, however often
-    this runs (the outbox row is unique). Returns how many deliveries it made; never
-    raises (the alarm is stored; the sweep sends what this could not queue)."""
+def alarm_deliveries_queue(*, alarm_pk: int, event: str = EVENT) -> int:
+    """After the commit of an alarm's ``event`` (raised, escalated, resolved): a delivery
+    for each active webhook that wants its kind, then each one's first attempt queued.
+    Each event of an alarm goes to a webhook once, however often this runs (the outbox
+    row is unique). Returns how many deliveries it made; never raises (the alarm is
+    stored; the sweep sends what this could not queue)."""
     try:
         kind = Alarm.objects.filter(pk=alarm_pk).values_list("kind", flat=True).first()
         if kind is None:
@@ -90,7 +91,7 @@ def alarm_deliveries_queue(*, alarm_pk: int) -> int:
             try:
                 with transaction.atomic():
                     delivery = WebhookDelivery.objects.create(
-                        webhook=webhook, alarm_id=alarm_pk, next_attempt_at=now, created_at=now
+                        webhook=webhook, alarm_id=alarm_pk, event=event, next_attempt_at=now, created_at=now
                     )
             except IntegrityError:
                 continue  # made already (the alarm queued twice): its own attempts are under way
@@ -148,7 +149,7 @@ def _attempt(delivery_pk: int) -> WebhookAttempt | None:
         return None
     delivery = WebhookDelivery.objects.select_related("webhook", "alarm__table", "alarm__shoe").get(pk=delivery_pk)
     body = payload_body(delivery)
-    sent = _post(delivery.webhook, body, delivery_id=delivery.pk)
+    sent = _post(delivery.webhook, body, delivery_id=delivery.pk, event=delivery.event)
     WEBHOOK_ATTEMPTS.inc()
     finished = _now()
     breaker.outcome_record(webhook_pk=webhook_pk, ok=sent.ok, now=finished)
@@ -236,11 +237,12 @@ def deliveries_due_queue(*, older_than: float = 0) -> int:
 
 
 def payload(delivery: WebhookDelivery) -> dict[str, Any]:
-    """What a receiver is sent (docs/webhooks.md): the alarm as it is now, and the
-    delivery's id, the same on every retry, so a receiver can tell one it already has."""
+    """What a receiver is sent (docs/webhooks.md): what became of the alarm (its event),
+    the alarm as it is now, and the delivery's id, the same on every retry, so a receiver
+    can tell one it already has."""
     alarm = delivery.alarm
     return {
-        "event": EVENT,
+        "event": delivery.event,
         "delivery": delivery.pk,
         "alarm": {
             "id": alarm.pk,
@@ -253,6 +255,8 @@ def payload(delivery: WebhookDelivery) -> dict[str, Any]:
             "dealer": alarm.dealer_name,
             "evidence": alarm.evidence,
             "raised_at": alarm.raised_at.astimezone(UTC).isoformat(),
+            "escalated_at": alarm.escalated_at.astimezone(UTC).isoformat() if alarm.escalated_at else None,
+            "count": alarm.count,
             "link": alarm_link(alarm.pk),
         },
     }

@@ -12,8 +12,9 @@ from django.utils.formats import number_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy
 
+from ..game.bets import BetType
 from ..game.cards import Card, InvalidCardError
-from ..labels import WINNER_NAMES
+from ..labels import WINNER_NAMES, bet_label, signed_percent
 from ..models import Alarm
 
 # The figures the checks give, by their evidence key, in the order a reviewer reads them:
@@ -67,6 +68,12 @@ LABELS: dict[str, Promise] = {
     "day": gettext_lazy("Day"),
     "dealer": gettext_lazy("Dealer"),
     "scope": gettext_lazy("Scope"),
+    "bet": gettext_lazy("Bet"),
+    "return": gettext_lazy("Return on the cards left"),
+    "cards_left": gettext_lazy("Cards left"),
+    "best_return": gettext_lazy("Best return"),
+    "closed_after": gettext_lazy("Closed after round"),
+    "rounds_open": gettext_lazy("Rounds open"),
 }
 # The tests by the name the checks give them.
 TESTS: dict[str, Promise] = {
@@ -94,9 +101,10 @@ TESTS: dict[str, Promise] = {
     "banker_pair": gettext_lazy("Banker pairs against their odds"),
     "natural": gettext_lazy("Naturals against their odds"),
     "rate": gettext_lazy("A rate past its configured limit"),
+    "advantage_window": gettext_lazy("A bet's return on the cards left above its threshold"),
 }
 # Figures that are words from the code, by their key: worded as the pages word them.
-VALUE_WORDS: dict[str, dict[str, Promise]] = {
+VALUE_WORDS: dict[str, dict[str, Promise | str]] = {
     "side": {winner.value: name for winner, name in WINNER_NAMES.items()},
     "signal": {
         "voids": gettext_lazy("Voids"),
@@ -106,8 +114,10 @@ VALUE_WORDS: dict[str, dict[str, Promise]] = {
     },
     "scope": {"dealer": gettext_lazy("Dealer"), "table": gettext_lazy("Table")},
     "per": {"day": gettext_lazy("Day")},
+    "bet": {bet.value: bet_label(bet) for bet in BetType},
 }
 CARD_KEYS = {"cards", "plaintexts_name", "never_seen"}  # lists of card codes, shown with their suits
+RETURN_KEYS = {"return", "best_return"}  # returns per unit staked, shown as the odds panel shows them
 YES, NO = gettext_lazy("yes"), gettext_lazy("no")
 MOST_LISTED = 24  # a long list of rounds or cards is cut, saying how many more
 
@@ -118,7 +128,7 @@ class Fact:
     value: str
 
 
-BRIEF = ("test", "statistic", "p_value", "rounds", "cards")  # what a list of alarms shows of each
+BRIEF = ("test", "statistic", "p_value", "rounds", "cards", "bet", "return")  # what a list of alarms shows of each
 
 
 def alarm_facts(alarm: Alarm, *, brief: bool = False) -> list[Fact]:
@@ -142,6 +152,8 @@ def _value(key: str, value: object) -> str:
         return str(TESTS.get(value, value.replace("_", " ")))
     if isinstance(value, str) and value in VALUE_WORDS.get(key, {}):
         return str(VALUE_WORDS[key][value])
+    if key in RETURN_KEYS and isinstance(value, float):
+        return signed_percent(value)
     if key in CARD_KEYS and isinstance(value, list | tuple):
         value = [card_label(item) for item in value]
     return figure(value)

@@ -19,6 +19,7 @@ from ..game.cards import Card
 from ..game.odds import Event
 from ..game.outcome import Winner
 from ..game.validation import is_visible
+from ..labels import decimal
 from ..pages.road_labels import pattern_name
 
 register = template.Library()
@@ -95,12 +96,6 @@ def winning_bets(bets: dict[str, dict[str, object]], side_only: bool = False) ->
     ]
 
 
-def decimal(value: float, places: int) -> str:
-    """``value`` rounded to ``places`` decimals, written as the page's language writes
-    numbers (Django's number_format cuts the digits it does not show instead of rounding)."""
-    return number_format(round(value, places), places)
-
-
 @register.filter
 def percent(part: int, whole: int) -> str:
     return f"{decimal(100 * part / whole, 1)}%" if whole else "–"
@@ -109,9 +104,7 @@ def percent(part: int, whole: int) -> str:
 @register.filter
 def signed_percent(value: float | None, places: int = 3) -> str:
     """An expected return as a signed percentage: ``-1.058%``; a dash when unknown."""
-    if value is None:
-        return "–"
-    return ("+" if value >= 0 else "−") + f"{decimal(abs(100 * value), places)}%"
+    return labels.signed_percent(value, places)
 
 
 @register.filter

@@ -35,8 +35,8 @@ def rounds_whose_jobs_were_lost(table, count: int) -> list[Round]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_rounds_without_odds_get_them_and_their_table_pages_are_pushed(baccarat_1, pushes: Recorder) -> None:
-    table, _ = baccarat_1
+def test_rounds_without_odds_get_them_and_their_table_pages_are_pushed(training_room, pushes: Recorder) -> None:
+    table, _ = training_room
     other, _ = services.table_create(slug="baccarat-2", name="Baccarat 2")
     rounds_whose_jobs_were_lost(table, 3)
     rounds_whose_jobs_were_lost(other, 2)

@@ -98,8 +98,10 @@ class LiveServer:
                 self.process.kill()
             self.process = None
 
-    def table(self, slug: str, name: str) -> None:
-        self.tokens[slug] = self.manage("table_create", "--slug", slug, "--name", name, "--dealer", "Anna")
+    def table(self, slug: str, name: str, audience: str = "full_shoe") -> None:
+        """A new table (``audience``: what its public pages show of the shoe left)."""
+        command = ("table_create", "--slug", slug, "--name", name, "--dealer", "Anna", "--audience", audience)
+        self.tokens[slug] = self.manage(*command)
 
     def record(self, slug: str, rounds: list[dict[str, Any]]) -> None:
         """Record ``rounds`` (each a round's body as the API takes it) in the table's open

@@ -110,7 +110,7 @@ def test_the_game_stats_charts_draw_and_follow_posted_rounds(server: LiveServer,
 
 
 def test_the_shoe_odds_panel_and_chart_follow_posted_rounds(server: LiveServer, page: Any) -> None:
-    server.table("baccarat-7", "Baccarat 7")
+    server.table("baccarat-7", "Baccarat 7", audience="everything")  # a training room: every odds shown
     server.post("baccarat-7", "shoes")
     page.goto(server.url + "/tables/baccarat-7/")
     page.wait_for_selector(LIVE)

@@ -32,7 +32,7 @@ def sixteen_tables(server: LiveServer) -> LiveServer:
             name = CROWDED
         elif n == 16:
             name = TWIN  # sorted beside turn-01, on page 1
-        server.table(slug, name)
+        server.table(slug, name, audience="everything" if n == 5 else "full_shoe")  # turn-05's odds all shown
         server.post(slug, "shoes")
         shoe = NaturalShoe()
         winners = "BTTPPBPP" if n == 2 else "".join(rng.choices("BBBPPPT", k=4 + n % 5))

@@ -194,7 +194,7 @@ def test_every_page_fits_each_screen_from_a_phone_to_a_tv(server: LiveServer, br
 
             page.goto(f"{server.url}/tables/{slug}/")
             page.wait_for_selector("#connection.connection-live")
-            page.wait_for_selector("#odds [data-chart] .main-svg", state="attached")
+            page.wait_for_selector("#stats [data-chart] .main-svg", state="attached")
             measure(page, size, "table", figures, problems)
             road_cells(
                 page,

@@ -42,7 +42,7 @@ def big_road_columns(outcomes: list[RoundOutcome]) -> int:
 def long_table(server: LiveServer, slug: str) -> list[RoundOutcome]:
     """A table whose shoe holds all but the last round of :func:`long_shoe`."""
     dealt = long_shoe()
-    server.table(slug, "Long Shoe")
+    server.table(slug, "Long Shoe", audience="everything")  # its odds chart drawn too
     server.post(slug, "shoes")
     server.record(slug, [cards(outcome) for outcome in dealt[:-1]])  # before its pages open: at once
     return dealt

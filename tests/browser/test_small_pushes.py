@@ -5,12 +5,11 @@ and the roads' marks as seed 000 draws them."""
 from __future__ import annotations
 
 import base64
-import random
 from typing import Any
 
-from tables.game.shoe import CutCardRule, DealingShoe
 from tables.pages import fragments
 from tests.road_marks import asks, marks
+from tests.shuffled import shoe_rounds
 
 from .browsing import LiveServer
 
@@ -51,8 +50,8 @@ def watch_pushes(page: Any) -> None:
     }""")
 
 
-def open_table(server: LiveServer, page: Any, slug: str) -> None:
-    server.table(slug, slug.title())
+def open_table(server: LiveServer, page: Any, slug: str, audience: str = "full_shoe") -> None:
+    server.table(slug, slug.title(), audience)
     server.post(slug, "shoes")
     page.goto(f"{server.url}/tables/{slug}/")
     page.wait_for_selector(LIVE)
@@ -60,10 +59,12 @@ def open_table(server: LiveServer, page: Any, slug: str) -> None:
     page.evaluate("window.notReloaded = true")
 
 
-def open_table_after(server: LiveServer, page: Any, slug: str, rounds: list[dict[str, list[str]]]) -> None:
+def open_table_after(
+    server: LiveServer, page: Any, slug: str, rounds: list[dict[str, list[str]]], audience: str = "full_shoe"
+) -> None:
     """A table page loaded once ``rounds`` of its shoe are dealt (posted faster than a page
     would take their pushes), then watched as :func:`open_table` does."""
-    open_table(server, page, slug)
+    open_table(server, page, slug, audience)
     for cards in rounds:
         server.post(slug, "rounds", cards)
     page.reload()
@@ -301,15 +302,6 @@ def test_a_live_history_keeps_showing_the_latest_20_rounds_as_rows_come(server: 
     assert "The latest 20 of 22 rounds" in page.locator("#history").inner_text()
 
 
-def shoe_rounds(seed: int, count: int) -> list[dict[str, list[str]]]:
-    """The first ``count`` rounds of a shuffled 8-deck shoe, the same every run, dealt by the rules."""
-    shoe = DealingShoe.shuffled(
-        decks=8, rule=CutCardRule.LAST_ROUND, rng=random.Random(seed), cut_depth=6, cut_jitter=0
-    )
-    dealt = (shoe.deal() for _ in range(count))
-    return [{"player": [c.code for c in o.player_cards], "banker": [c.code for c in o.banker_cards]} for o in dealt]
-
-
 def odds_as_shown(page: Any) -> dict[str, Any]:
     """The odds panel's rows as the page's DOM has them, the chart's figure it keeps, and
     what hovering the last point of each line the odds chart shows brings up."""
@@ -335,7 +327,7 @@ def test_a_bet_that_becomes_or_stops_being_the_players_edge_comes_as_a_flag_and_
     # Seed 11's shoe: the Perfect Pair (the 7th row) becomes the player's edge in round 64
     # and stops being it in round 66; its line joins the odds chart, then leaves it.
     rounds = shoe_rounds(11, 66)
-    open_table_after(server, page, "edges", rounds[:63])
+    open_table_after(server, page, "edges", rounds[:63], audience="everything")  # a training room
     whole = page.context.new_page()
     for number, edge in ((64, True), (65, True), (66, False)):
         server.post("edges", "rounds", rounds[number - 1])
@@ -362,7 +354,7 @@ def test_a_new_shoe_comes_to_a_page_showing_the_shoe_before_as_a_small_delta_and
     # the new shoe takes the flag away, empties the roads and the history, and turns the
     # stats, the charts and the odds back to a full shoe's.
     rounds = shoe_rounds(11, 65)
-    open_table_after(server, page, "next-shoe", rounds[:64])
+    open_table_after(server, page, "next-shoe", rounds[:64], audience="everything")
     server.post("next-shoe", "rounds", rounds[64])
     page.wait_for_selector("#odds-when >> text=after round 65", timeout=5000)
     assert page.locator("#or7").get_attribute("class") == "edge-positive"

@@ -98,33 +98,34 @@ def rows(client: Client, **query: object) -> list[list[str]]:
 
 HEADER = [
     "scope", "table", "dealer", "rounds", "voids", "cancels", "refused_posts", "refused_by_reason",
-    "auth_refusals", "alarms", "shoes", "ended_shoes", "median_shoe_seconds", "longest_shoe_seconds",
+    "auth_refusals", "alarms", "advantage_windows", "shoes", "ended_shoes", "median_shoe_seconds",
+    "longest_shoe_seconds",
 ]  # fmt: skip
 
 
 def test_the_report_sums_each_dealer_and_each_table_over_the_whole_history(history, reviewer: Client) -> None:
     assert rows(reviewer) == [
         HEADER,
-        ["dealer", "", "Anna", "4", "1", "1", "0", "", "0", "1", "2", "", "", ""],
-        ["dealer", "", "Bea", "5", "0", "0", "2", "illegal=1;round_conflict=1", "0", "0", "2", "", "", ""],
-        ["table", "baccarat-1", "", "7", "1", "1", "1", "round_conflict=1", "0", "1", "3", "2", "2700", "3600"],
-        ["table", "baccarat-2", "", "2", "0", "0", "1", "illegal=1", "0", "0", "1", "1", "7200", "7200"],
+        ["dealer", "", "Anna", "4", "1", "1", "0", "", "0", "1", "0", "2", "", "", ""],
+        ["dealer", "", "Bea", "5", "0", "0", "2", "illegal=1;round_conflict=1", "0", "0", "0", "2", "", "", ""],
+        ["table", "baccarat-1", "", "7", "1", "1", "1", "round_conflict=1", "0", "1", "0", "3", "2", "2700", "3600"],
+        ["table", "baccarat-2", "", "2", "0", "0", "1", "illegal=1", "0", "0", "0", "1", "1", "7200", "7200"],
     ]
 
 
 def test_a_date_range_bounds_every_figure(history, reviewer: Client) -> None:
     day_1 = {"start": DAY_1.isoformat(), "end": DAY_1.isoformat()}
     assert rows(reviewer, **day_1)[1:] == [
-        ["dealer", "", "Anna", "3", "1", "0", "0", "", "0", "0", "1", "", "", ""],
-        ["dealer", "", "Bea", "5", "0", "0", "1", "round_conflict=1", "0", "0", "2", "", "", ""],
-        ["table", "baccarat-1", "", "6", "1", "0", "1", "round_conflict=1", "0", "0", "2", "2", "2700", "3600"],
-        ["table", "baccarat-2", "", "2", "0", "0", "0", "", "0", "0", "1", "1", "7200", "7200"],
+        ["dealer", "", "Anna", "3", "1", "0", "0", "", "0", "0", "0", "1", "", "", ""],
+        ["dealer", "", "Bea", "5", "0", "0", "1", "round_conflict=1", "0", "0", "0", "2", "", "", ""],
+        ["table", "baccarat-1", "", "6", "1", "0", "1", "round_conflict=1", "0", "0", "0", "2", "2", "2700", "3600"],
+        ["table", "baccarat-2", "", "2", "0", "0", "0", "", "0", "0", "0", "1", "1", "7200", "7200"],
     ]
     assert rows(reviewer, start=TODAY.isoformat())[1:] == [
-        ["dealer", "", "Anna", "1", "0", "1", "0", "", "0", "1", "1", "", "", ""],
-        ["dealer", "", "Bea", "0", "0", "0", "1", "illegal=1", "0", "0", "0", "", "", ""],
-        ["table", "baccarat-1", "", "1", "0", "1", "0", "", "0", "1", "1", "", "", ""],
-        ["table", "baccarat-2", "", "0", "0", "0", "1", "illegal=1", "0", "0", "0", "", "", ""],
+        ["dealer", "", "Anna", "1", "0", "1", "0", "", "0", "1", "0", "1", "", "", ""],
+        ["dealer", "", "Bea", "0", "0", "0", "1", "illegal=1", "0", "0", "0", "0", "", "", ""],
+        ["table", "baccarat-1", "", "1", "0", "1", "0", "", "0", "1", "0", "1", "", "", ""],
+        ["table", "baccarat-2", "", "0", "0", "0", "1", "illegal=1", "0", "0", "0", "0", "", "", ""],
     ]
     between = {"start": (DAY_1 + timedelta(days=1)).isoformat(), "end": (TODAY - timedelta(days=1)).isoformat()}
     assert rows(reviewer, **between) == [HEADER]
@@ -147,14 +148,14 @@ def test_the_page_shows_the_csv_s_figures(history, reviewer: Client) -> None:
     dealers = find(page, "section", id="dealers").html
     cells = [[cell.text.strip() for cell in find_all(row.html, "td")] for row in find_all(dealers, "tr")[1:]]
     assert cells == [
-        ["Anna", "4", "1", "1", "0", "–", "0", "1", "2"],
-        ["Bea", "5", "0", "0", "2", "illegal 1 · round_conflict 1", "0", "0", "2"],
+        ["Anna", "4", "1", "1", "0", "–", "0", "1", "0", "2"],
+        ["Bea", "5", "0", "0", "2", "illegal 1 · round_conflict 1", "0", "0", "0", "2"],
     ]
     tables = find(page, "section", id="tables").html
     cells = [[cell.text.strip() for cell in find_all(row.html, "td")] for row in find_all(tables, "tr")[1:]]
     assert cells == [
-        ["Baccarat 1", "7", "1", "1", "1", "round_conflict 1", "0", "1", "3", "2", "0:45", "1:00"],
-        ["Baccarat 2", "2", "0", "0", "1", "illegal 1", "0", "0", "1", "1", "2:00", "2:00"],
+        ["Baccarat 1", "7", "1", "1", "1", "round_conflict 1", "0", "1", "0", "3", "2", "0:45", "1:00"],
+        ["Baccarat 2", "2", "0", "0", "1", "illegal 1", "0", "0", "0", "1", "1", "2:00", "2:00"],
     ]
     assert 'href="/review/dealers.csv?end=' in page
 

@@ -16,6 +16,7 @@ from django.db import transaction
 
 from config.asgi import application
 from tables import live, selectors, services
+from tables.game.audience import Audience
 from tables.live import table_group
 from tables.models import Table
 from tests.html import find_all
@@ -110,7 +111,7 @@ async def test_a_reconnecting_page_that_missed_rounds_gets_the_full_fragments() 
 
 
 async def test_the_odds_of_a_round_follow_its_fragments_with_the_page_version() -> None:
-    table = await table_with_shoe()
+    table = await table_with_shoe(Audience.EVERYTHING)  # a training room: its odds all public
     page = await connected("/ws/tables/baccarat-1/")
     await record(table)
     first, second = await page.receive_from(timeout=5), await page.receive_from(timeout=5)
@@ -123,7 +124,7 @@ async def test_the_odds_of_a_round_follow_its_fragments_with_the_page_version() 
 
 
 async def test_a_page_that_missed_only_the_odds_gets_them_on_reconnect() -> None:
-    table = await table_with_shoe()
+    table = await table_with_shoe(Audience.EVERYTHING)  # a training room: its odds all public
     await record(table)
     shown = ":".join([*(await page_version(table)).split(":")[:3], "0", "0"])  # the round, not yet its odds
     page = await connected("/ws/tables/baccarat-1/")

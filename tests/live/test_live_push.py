@@ -56,8 +56,8 @@ def shows(html: str, rounds: str) -> bool:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_recorded_round_is_pushed_to_its_table_and_the_lobby_after_commit(baccarat_1, listen) -> None:
-    table, _ = baccarat_1
+def test_a_recorded_round_is_pushed_to_its_table_and_the_lobby_after_commit(training_room, listen) -> None:
+    table, _ = training_room
     services.shoe_start(table=table)
     table_channel, lobby_channel = listen(table_group(table.slug)), listen(lobby_group())
     recorded = services.round_record(table=table, **SEED)
@@ -115,8 +115,8 @@ def table_push_looks(looks: mock.MagicMock) -> list[Any]:
 
 
 @pytest.mark.django_db(transaction=True)
-def test_a_table_no_page_shows_renders_nothing_but_its_card_for_an_open_lobby(baccarat_1, pushes: Recorder) -> None:
-    table, _ = baccarat_1
+def test_a_table_no_page_shows_renders_nothing_but_its_card_for_an_open_lobby(training_room, pushes: Recorder) -> None:
+    table, _ = training_room
     services.shoe_start(table=table)
     page_opens(lobby_group())
     pushes.sent.clear()

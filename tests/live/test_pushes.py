@@ -4,7 +4,6 @@ before, only what changed since, and little of it."""
 from __future__ import annotations
 
 import json
-import random
 from html.parser import HTMLParser
 from unittest import mock
 
@@ -20,13 +19,14 @@ from config.asgi import application
 from roads import alerts
 from tables import selectors, services
 from tables.background import odds
-from tables.game.shoe import CutCardRule, DealingShoe
+from tables.game.shoe import DealingShoe
 from tables.models import Round, Table
 from tables.page_version import PageVersion
 from tables.pages import fragments
 from tests.html import find, find_all
 from tests.road_marks import marks
 from tests.rounds import SEED
+from tests.shuffled import dealt, shuffled_shoe
 
 BANKER = {"player": ["2H", "3D"], "banker": ["9S", "KH"]}  # Banker natural 9-5
 TIE = {"player": ["2C", "5C"], "banker": ["3D", "4D"]}  # 7-7
@@ -62,17 +62,7 @@ def top_level(html: str) -> list[tuple[str, dict[str, str | None]]]:
 
 def seeded_shoe() -> DealingShoe:
     """A shuffled 8-deck shoe, the same every run, that lasts 83 rounds."""
-    return DealingShoe.shuffled(decks=8, rule=CutCardRule.LAST_ROUND, rng=random.Random(1), cut_depth=6, cut_jitter=0)
-
-
-def dealt(table: Table, shoe: DealingShoe, count: int) -> list[Round]:
-    """``count`` real rounds of ``shoe``, dealt by the rules."""
-    rounds = []
-    for _ in range(count):
-        outcome = shoe.deal()
-        cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
-        rounds.append(services.round_record(table=table, **cards, dealer="Anna").round)
-    return rounds
+    return shuffled_shoe(1)
 
 
 def win(winner: str, i: int) -> dict[str, list[str]]:
@@ -107,9 +97,9 @@ def pushed_for_a_round(table: Table, cards: DealingShoe) -> tuple[str, str, str]
 
 
 def test_a_round_pushes_at_most_5_kib_to_a_page_showing_an_80_round_shoe_odds_included_and_3_25_kib_a_lobby_card(
-    baccarat_1,
+    training_room,
 ) -> None:
-    table, _ = baccarat_1
+    table, _ = training_room
     table.limits = {"player": [10, 5000], "banker": [10, 5000], "tie": [5, 500]}
     table.save()
     services.shoe_start(table=table)
@@ -142,8 +132,8 @@ def test_a_round_pushes_at_most_5_kib_to_a_page_showing_an_80_round_shoe_odds_in
         assert len(card.encode()) <= 3.25 * 1024  # 3 KiB before it carried the next round's returns
 
 
-def test_a_rounds_odds_push_carries_only_the_numbers_that_changed_and_the_charts_new_points(baccarat_1) -> None:
-    table, _ = baccarat_1
+def test_a_rounds_odds_push_carries_only_the_numbers_that_changed_and_the_charts_new_points(training_room) -> None:
+    table, _ = training_room
     services.shoe_start(table=table)
     cards = seeded_shoe()
     odds.round_odds_compute(round_pk=dealt(table, cards, 20)[-1].pk)
@@ -168,8 +158,8 @@ def test_a_rounds_odds_push_carries_only_the_numbers_that_changed_and_the_charts
     assert find_all(fragments.table_odds_push_html(table, since=None)[0], "section", id="odds")
 
 
-def test_a_delta_names_its_state_first_and_adds_the_rounds_rows_and_road_marks(baccarat_1) -> None:
-    table, _ = baccarat_1
+def test_a_delta_names_its_state_first_and_adds_the_rounds_rows_and_road_marks(training_room) -> None:
+    table, _ = training_room
     services.shoe_start(table=table)
     record(table, SEED)
     record(table, SEED)

@@ -62,8 +62,10 @@ def test_the_burn_card_turned_over_for_all_to_see_leaves_the_shoe_the_cards_it_b
     assert first.odds["returns"]["banker"] == round(float(exact.bets[BetType.BANKER].expected_return), 8)
 
 
-def test_before_the_first_round_the_odds_panel_shows_the_shoe_without_its_burn_card(client: Client, baccarat_1) -> None:
-    table, _ = baccarat_1
+def test_before_the_first_round_the_odds_panel_shows_the_shoe_without_its_burn_card(
+    client: Client, training_room
+) -> None:
+    table, _ = training_room
     services.shoe_start(table=table)
     services.shoe_burn(table=table, card="KS")
     page = client.get("/tables/baccarat-1/").content.decode()
@@ -74,8 +76,10 @@ def test_before_the_first_round_the_odds_panel_shows_the_shoe_without_its_burn_c
     assert f"{tie * 100:+.3f}%".replace("-", "−") in page and round(tie, 5) != round(tie_full, 5)
 
 
-def test_once_a_round_has_its_odds_a_page_reads_them_and_computes_no_opening_shoe(client: Client, baccarat_1) -> None:
-    table, _ = baccarat_1
+def test_once_a_round_has_its_odds_a_page_reads_them_and_computes_no_opening_shoe(
+    client: Client, training_room
+) -> None:
+    table, _ = training_room
     services.shoe_start(table=table)
     services.shoe_burn(table=table, card="QD")
     round_ = services.round_record(table=table, **SEED).round
@@ -144,8 +148,8 @@ def test_without_a_broker_the_odds_are_computed_on_a_worker_thread(baccarat_1) -
     assert Round.objects.get(pk=round_.pk).odds["cards"] == 410
 
 
-def test_the_odds_panel_shows_each_bet_now_beside_the_full_shoe(client: Client, baccarat_1) -> None:
-    table, _ = baccarat_1
+def test_the_odds_panel_shows_each_bet_now_beside_the_full_shoe(client: Client, training_room) -> None:
+    table, _ = training_room
     services.shoe_start(table=table)
     round_ = services.round_record(table=table, **SEED).round  # on_commit does not run here: no odds yet
     page = client.get("/tables/baccarat-1/").content.decode()
@@ -181,8 +185,8 @@ def test_pays_are_written_one_way_on_every_page_as_the_seeds_paytable_writes_the
     assert not pays & {"0.95", "3.5", "19:20"}
 
 
-def test_a_side_bet_flagged_as_the_players_edge_is_drawn_on_the_odds_chart_too(client: Client, baccarat_1) -> None:
-    table, _ = baccarat_1
+def test_a_side_bet_flagged_as_the_players_edge_is_drawn_on_the_odds_chart_too(client: Client, training_room) -> None:
+    table, _ = training_room
     services.shoe_start(table=table)
     round_ = services.round_record(table=table, **SEED).round
     returns = {bet.value: -0.01 for bet in BetType} | {"lucky_six": 0.021}
@@ -198,8 +202,8 @@ def test_a_side_bet_flagged_as_the_players_edge_is_drawn_on_the_odds_chart_too(c
     assert len(drawn) == 5 and len(lines) == len(returns), "the other side bets' lines wait, hidden"
 
 
-def test_a_bet_that_becomes_or_stops_being_the_players_edge_is_pushed_as_a_flag_on_its_row(baccarat_1) -> None:
-    table, _ = baccarat_1
+def test_a_bet_that_becomes_or_stops_being_the_players_edge_is_pushed_as_a_flag_on_its_row(training_room) -> None:
+    table, _ = training_room
     services.shoe_start(table=table)
     rounds = [services.round_record(table=table, **hand).round for hand in (SEED, SECOND, SEED, SECOND)]
 
@@ -220,7 +224,7 @@ def test_a_bet_that_becomes_or_stops_being_the_players_edge_is_pushed_as_a_flag_
     assert "data-edges" not in find(quiet, "template", hx_swap_oob="innerHTML:#odds-rows").attrs
 
 
-def test_the_look_a_flag_gives_a_row_is_the_panels_own_in_the_pages_language(client: Client, baccarat_1) -> None:
+def test_the_look_a_flag_gives_a_row_is_the_panels_own_in_the_pages_language(client: Client, training_room) -> None:
     page = client.get("/tables/baccarat-1/", HTTP_ACCEPT_LANGUAGE="vi").content.decode()
     [look] = find_all(page, "template", id="odds-edge")  # beside the rows, none of them
     [row] = find_all(look.html, "tr", class_="edge-positive")

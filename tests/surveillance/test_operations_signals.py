@@ -282,7 +282,9 @@ def test_a_flood_of_new_dealer_names_is_one_alarm_with_its_count_and_one_webhook
     kept, its latest evidence; the webhooks get the episode once."""
     table, _ = baccarat_1
     queued: list[int] = []
-    monkeypatch.setattr(webhooks, "alarm_deliveries_queue", lambda *, alarm_pk: queued.append(alarm_pk) or 1)
+    monkeypatch.setattr(
+        webhooks, "alarm_deliveries_queue", lambda *, alarm_pk, event="alarm.raised": queued.append(alarm_pk) or 1
+    )
     services.shoe_start(table=table)
     for n in range(30):
         with django_capture_on_commit_callbacks(execute=True):

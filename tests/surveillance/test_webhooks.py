@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
+from dataclasses import replace
 from datetime import UTC, timedelta
 
 import pytest
@@ -16,9 +17,10 @@ from django.db import connections
 from tables.background import runner as background
 from tables.background import tasks
 from tables.background.sweeps import webhook_sweep_forever
-from tables.game.alarms import AlarmKind
-from tables.models import Alarm, WebhookAttempt, WebhookDelivery
+from tables.game.alarms import AlarmKind, Finding, Severity
+from tables.models import Alarm, AlarmNote, WebhookAttempt, WebhookDelivery
 from tables.surveillance import webhooks
+from tables.surveillance.alarms import alarm_note
 from tests.surveillance.findings import OUTCOMES, STREAK
 from tests.surveillance.receiver import CLOSE, documented_verify
 
@@ -118,9 +120,38 @@ def test_the_payload_and_its_headers(clock, receiver, hook, raise_alarm, shoe) -
             "dealer": "Anna",
             "evidence": {"test": "longest run", "statistic": 13, "p_value": 0.0004, "rounds": [25, 37]},
             "raised_at": alarm.raised_at.astimezone(UTC).isoformat(),
+            "escalated_at": None,
+            "count": 1,
             "link": f"/admin/tables/alarm/{alarm.pk}/change/",
         },
     }
+
+
+def test_an_episode_is_sent_raised_escalated_and_resolved_once_each_whatever_it_gathers(
+    clock, receiver, hook, raise_alarm, desk_reviewer, django_capture_on_commit_callbacks
+) -> None:
+    hook()
+    warning = Finding(AlarmKind.STREAK, Severity.WARNING, "banker-run-13", 37, {"test": "streak_length"})
+    alarm = raise_alarm(warning)
+    for length in (14, 15):  # the same episode, a longer run each round: gathered, not sent
+        assert raise_alarm(replace(warning, key=f"banker-run-{length}")) is None
+    with django_capture_on_commit_callbacks(execute=True):
+        alarm_note(alarm=alarm, action=AlarmNote.Action.ACKNOWLEDGE, note="Watching the table.", user=desk_reviewer)
+    for length in (20, 21):  # critical now: escalated once, still acknowledged
+        assert raise_alarm(replace(warning, key=f"banker-run-{length}", severity=Severity.CRITICAL)) is None
+    alarm.refresh_from_db()
+    assert (alarm.state, alarm.severity, alarm.count) == ("acknowledged", "critical", 5)
+    with django_capture_on_commit_callbacks(execute=True):
+        alarm_note(alarm=alarm, action=AlarmNote.Action.RESOLVE, note="Shoe changed.", user=desk_reviewer)
+    events = [(r.headers["X-Baccarat-Event"], r.json["event"], r.json["alarm"]["id"]) for r in receiver.accepted()]
+    assert events == [
+        ("alarm.raised", "alarm.raised", alarm.pk),
+        ("alarm.escalated", "alarm.escalated", alarm.pk),
+        ("alarm.resolved", "alarm.resolved", alarm.pk),
+    ]
+    escalated = receiver.accepted()[1].json["alarm"]
+    assert escalated["severity"] == "critical" and escalated["escalated_at"] is not None
+    assert WebhookDelivery.objects.filter(alarm=alarm).count() == 3
 
 
 def test_the_documented_verification_refuses_a_changed_body_another_secret_and_an_old_timestamp() -> None:

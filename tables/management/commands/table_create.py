@@ -2,6 +2,7 @@ from django.core.exceptions import ValidationError
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from ... import services
+from ...game.audience import Audience
 from ...game.shoe import CutCardRule
 from ...models import Variant
 
@@ -19,6 +20,13 @@ class Command(BaseCommand):
         )
         parser.add_argument("--dealer", default="")
         parser.add_argument("--simulated", action="store_true", help="Deal this table with the built-in simulator.")
+        parser.add_argument(
+            "--audience",
+            choices=[audience.value for audience in Audience],
+            default=Audience.FULL_SHOE.value,
+            help="What its public screens show of the shoe left: full-shoe returns only (the default), "
+            "main_bets (Banker, Player and Tie remaining-shoe odds) or everything (a training room).",
+        )
 
     def handle(self, *args: object, **options: object) -> None:
         try:
@@ -33,5 +41,6 @@ class Command(BaseCommand):
             )
         except ValidationError as error:
             raise CommandError("; ".join(f"{k}: {' '.join(v)}" for k, v in error.message_dict.items())) from error
+        services.table_audience_set(table=table, audience=Audience(str(options["audience"])), user=None)
         self.stderr.write(f"Created table {table.slug}. Its ingest token (shown once):")
         self.stdout.write(token)

@@ -1,0 +1,81 @@
+"""What players and the room see late in a shoe whose Perfect Pair favours the player on
+the cards left (seed 11's shoe, round 64): on a table of the safe default, the full-shoe
+returns alone, on every screen it is read on; in a training room, every number, said so."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from tests.shuffled import shoe_rounds
+
+from .browsing import SCREENS, LiveServer, page_width, screenshot, sized_page
+
+LIVE = "#connection.connection-live"
+COUNTING_AIDS = ("Shoe left", "Change", "cards left", "edge", "Next round returns")
+
+
+@pytest.fixture(scope="module")
+def late_tables(server: LiveServer) -> LiveServer:
+    """Two tables 64 rounds into the same shoe: one public as a casino's floor has it (the
+    default), one a training room."""
+    rounds = shoe_rounds(11, 64)
+    for slug, audience in (("floor", "full_shoe"), ("training", "everything")):
+        server.table(slug, slug.title(), audience)
+        server.post(slug, "shoes")
+        server.record(slug, rounds)
+    return server
+
+
+def shown_text(page: Any) -> str:
+    return str(page.evaluate("() => document.body.innerText"))
+
+
+@pytest.mark.parametrize("size", ["phone-360", "desktop", "tv", "tv-portrait"])
+def test_a_floor_tables_page_shows_full_shoe_returns_only_on_every_screen(
+    late_tables: LiveServer, browser: Any, size: str
+) -> None:
+    with sized_page(browser, size) as page:
+        page.goto(f"{late_tables.url}/tables/floor/")
+        page.wait_for_selector(LIVE)
+        odds = page.locator("#odds")
+        text = odds.inner_text()
+        assert "Perfect Pair" in text and "FULL SHOE" in text.upper()
+        assert not [word for word in COUNTING_AIDS if word.lower() in text.lower()], text
+        assert page.locator("[data-chart=chart-odds]").count() == 0
+        assert page_width(page) <= page.viewport_size["width"]  # nothing runs off the side
+        box = odds.bounding_box()
+        assert box is not None and box["width"] > 300 and box["height"] > 200
+        screenshot(page, f"audience-floor-table-{size}")
+        odds.screenshot(path=str(SCREENS / f"audience-floor-odds-{size}.png"))
+
+
+@pytest.mark.parametrize("size", ["tv", "tv-portrait"])
+def test_a_floor_tables_display_and_the_lobby_wall_carry_no_return_on_the_cards_left(
+    late_tables: LiveServer, browser: Any, size: str
+) -> None:
+    with sized_page(browser, size) as page:
+        page.goto(f"{late_tables.url}/tables/floor/display/")
+        page.wait_for_selector("#display svg.road")
+        html = page.content()
+        assert not [word for word in COUNTING_AIDS if word in html]
+        screenshot(page, f"audience-floor-display-{size}", full_page=False)
+        page.goto(f"{late_tables.url}/lobby/screen/")
+        page.wait_for_selector("#table-floor")
+        card = page.locator("#table-floor").inner_html()
+        assert "Next round returns" not in card and "Training room" not in card
+        assert "Training room" in page.locator("#table-training").inner_html()
+        screenshot(page, f"audience-wall-{size}", full_page=False)
+
+
+def test_a_training_room_shows_every_return_on_the_cards_left_and_says_it_is_one(
+    late_tables: LiveServer, browser: Any
+) -> None:
+    with sized_page(browser, "desktop") as page:
+        page.goto(f"{late_tables.url}/tables/training/")
+        page.wait_for_selector("[data-chart=chart-odds] .main-svg")
+        text = shown_text(page)
+        assert "Training room" in text and "SHOE LEFT" in page.locator("#odds").inner_text().upper()
+        assert page.locator("#odds tr.edge-positive").count() >= 1  # the Perfect Pair, flagged
+        page.locator("#odds").screenshot(path=str(SCREENS / "audience-training-odds-desktop.png"))
