@@ -19,14 +19,26 @@ from collections import Counter
 from functools import lru_cache
 
 from .alarms import AlarmKind, Finding, Severity
-from .cards import ALL_CARDS, RANKS
+from .cards import ALL_CARDS, RANKS, Card
 from .review import chi2_sf
 from .seen import CardState, ShoeSeen
 from .shoe import DECK_SIZE, burn_count
-from .tails import binomial_critical, binomial_sf, chi2_critical, hypergeometric_cdf, hypergeometric_low_critical
+from .tails import (
+    binomial_critical,
+    binomial_sf,
+    chi2_critical,
+    hypergeometric_cdf,
+    hypergeometric_high_critical,
+    hypergeometric_low_critical,
+    hypergeometric_sf,
+)
 from .thresholds import Thresholds
 
 MAX_LISTED = 40  # card numbers or codes listed in evidence
+# A chi-square's tail is only near its true one when every count expects this many: with
+# fewer cards seen, the counts' own exact tails (the most-seen card's, rank's) judge them.
+CHI_SQUARE_EXPECTED = 5
+COMPOSITION_TESTS = 6  # the tests a shoe's composition is judged by (Bonferroni: p times this)
 
 
 def overdealt_findings(shoe: ShoeSeen) -> list[Finding]:
@@ -211,11 +223,15 @@ def unseen_chance(decks: int, seen: int) -> float:
 
 def composition_finding(shoe: ShoeSeen, thresholds: Thresholds) -> Finding | None:
     """SHORT_SHOE: the cards seen (the burn card and the rounds') against the shoe's
-    composition, four tests, the lowest p-value times four: how many cards were never
-    seen (binomial tail of the chance each is unseen: the cards' unseen events are
-    negatively related, so it errs safe), the rank seen least often (its exact lower
-    tail, times 13), and chi-squares of ranks and of cards, corrected for drawing
-    without replacement (each count's variance is a binomial's times (N - n) / (N - 1))."""
+    composition, six tests, the lowest p-value times six: how many cards were never seen
+    (binomial tail of the chance each is unseen: the cards' unseen events are negatively
+    related, so it errs safe); the rank seen least often and the card and the rank seen
+    most often (each its exact hypergeometric tail, times the 13 ranks or 52 cards: a
+    union bound, near exact for rare events); and chi-squares of ranks and of cards,
+    corrected for drawing without replacement (each count's variance is a binomial's
+    times (N - n) / (N - 1)), once every count expects :data:`CHI_SQUARE_EXPECTED` cards:
+    before that their tails are far off (four K♥ among a shoe's first 7 cards: 4.5e-9 by
+    the chi-square, 1.1e-4 in truth)."""
     counts = shoe.card_counts
     n, size = sum(counts), DECK_SIZE * shoe.decks
     if n < 2 or n >= size:
@@ -226,29 +242,40 @@ def composition_finding(shoe: ShoeSeen, thresholds: Thresholds) -> Finding | Non
         ranks[card.rank] += count
     low_rank = min(RANKS, key=ranks.__getitem__)
     held = 4 * shoe.decks
+    # The most seen among the cards (and ranks) the shoe could have dealt that often: one
+    # dealt more often than the shoe holds it is an overdealt card, an alarm of its own.
+    high_rank = max(RANKS, key=lambda rank: ranks[rank] if ranks[rank] <= held else -1)
+    most_card = max((count for count in counts if count <= shoe.decks), default=0)
     correction = (size - 1) / (size - n)
     rank_expected = n * held / size
     rank_chi = correction * sum((ranks[r] - rank_expected) ** 2 for r in RANKS) / rank_expected
     card_expected = n * shoe.decks / size
     card_chi = correction * sum((count - card_expected) ** 2 for count in counts) / card_expected
-    # p < threshold exactly when one of the four tests is under a quarter of it.
-    level = thresholds.composition / 4
+    rank_chi_valid, card_chi_valid = rank_expected >= CHI_SQUARE_EXPECTED, card_expected >= CHI_SQUARE_EXPECTED
+    # p < threshold exactly when one of the tests is under a sixth of it.
+    level = thresholds.composition / COMPOSITION_TESTS
     unseen = unseen_chance(shoe.decks, n)
     if (
         len(never) < binomial_critical(len(ALL_CARDS), unseen, level)
         and ranks[low_rank] > hypergeometric_low_critical(size, held, n, level / len(RANKS))
-        and rank_chi < chi2_critical(len(RANKS) - 1, level)
-        and card_chi < chi2_critical(len(ALL_CARDS) - 1, level)
+        and ranks[high_rank] < hypergeometric_high_critical(size, held, n, level / len(RANKS))
+        and most_card < hypergeometric_high_critical(size, shoe.decks, n, level / len(ALL_CARDS))
+        and (not rank_chi_valid or rank_chi < chi2_critical(len(RANKS) - 1, level))
+        and (not card_chi_valid or card_chi < chi2_critical(len(ALL_CARDS) - 1, level))
     ):
         return None
-    tests = {
+    tests: dict[str, tuple[float, float]] = {
         "cards_never_seen": (binomial_sf(len(never), len(ALL_CARDS), unseen), len(never)),
         "rank_shortfall": (min(1.0, 13 * hypergeometric_cdf(ranks[low_rank], size, held, n)), ranks[low_rank]),
-        "rank_chi_square": (chi2_sf(rank_chi, len(RANKS) - 1), rank_chi),
-        "card_chi_square": (chi2_sf(card_chi, len(ALL_CARDS) - 1), card_chi),
+        "rank_most": (min(1.0, 13 * hypergeometric_sf(ranks[high_rank], size, held, n)), ranks[high_rank]),
+        "card_most": (min(1.0, 52 * hypergeometric_sf(most_card, size, shoe.decks, n)), most_card),
     }
+    if rank_chi_valid:
+        tests["rank_chi_square"] = (chi2_sf(rank_chi, len(RANKS) - 1), rank_chi)
+    if card_chi_valid:
+        tests["card_chi_square"] = (chi2_sf(card_chi, len(ALL_CARDS) - 1), card_chi)
     test = min(tests, key=lambda name: tests[name][0])
-    p_value = min(1.0, 4 * tests[test][0])
+    p_value = min(1.0, COMPOSITION_TESTS * tests[test][0])
     severity = thresholds.severity(p_value, thresholds.composition)
     if severity is None:
         return None
@@ -265,6 +292,13 @@ def composition_finding(shoe: ShoeSeen, thresholds: Thresholds) -> Finding | Non
             "never_seen": [card.code for card in never][:MAX_LISTED],
             "rank_seen_least": {"rank": low_rank, "seen": ranks[low_rank], "expected": rank_expected},
             "rounds": [],
-            "cards": [card.code for card in never][:MAX_LISTED],
+            "cards": _cards_of(test, never, counts, most_card),
         },
     )
+
+
+def _cards_of(test: str, never: list[Card], counts: list[int], most: int) -> list[str]:
+    """The cards an alarm of ``test`` is about: the card seen most often, or those never seen."""
+    if test == "card_most":
+        return [card.code for card, count in zip(ALL_CARDS, counts, strict=True) if count == most][:MAX_LISTED]
+    return [card.code for card in never][:MAX_LISTED]

@@ -1,11 +1,13 @@
 """Streaks and chops: how unlikely a run of one side (or of alternating sides) is in a
 shoe, under the shoe's exact odds.
 
-Runs are counted as the Big Road draws them: ties neither break nor extend a run. The
-chance that some run reaches a length within a number of rounds is exact, by a walk
-over (last side, run length so far) with the chances of each round; a shoe is judged as
-a whole shoe (at least as many rounds as a full shoe deals), so looking after every
-round does not make a long run look rarer than it is.
+Runs are counted as the Big Road draws them: ties neither break nor extend a run; and,
+strictly, as "in a row": a tie ends the run (Banker 20 in a row, no tie between, is far
+rarer than 20 Banker columns' worth with ties inside, and is found sooner). The chance
+that some run reaches a length within a number of rounds is exact, by a walk over (last
+side, run length so far) with the chances of each round; a shoe is judged as a whole
+shoe (at least as many rounds as a full shoe deals), so looking after every round does
+not make a long run look rarer than it is.
 """
 
 from __future__ import annotations
@@ -34,11 +36,11 @@ def full_shoe_rounds(decks: int) -> int:
     return max(1, round(cards / CARDS_PER_ROUND))
 
 
-def run_chance(length: int, odds: Sequence[Odds], *, alternating: bool = False) -> float:
+def run_chance(length: int, odds: Sequence[Odds], *, alternating: bool = False, ties_break: bool = False) -> float:
     """The exact chance that rounds with these per-round ``odds`` (banker, player, tie)
-    hold a run of one side of at least ``length`` (ties skipped), or with
-    ``alternating``, a run of ``length`` results each the other side of the one before
-    (a chop, ``BPBP``)."""
+    hold a run of one side of at least ``length`` (ties skipped; with ``ties_break``, a
+    tie ends it), or with ``alternating``, a run of ``length`` results each the other
+    side of the one before (a chop, ``BPBP``)."""
     if length <= 1:
         return 1.0 if any(b + p > 0 for b, p, _ in odds) else 0.0
     # alive[side][k]: no run of `length` yet, the last result `side`, its run k + 1 long
@@ -59,9 +61,10 @@ def run_chance(length: int, odds: Sequence[Odds], *, alternating: bool = False) 
                     done += win * mass
                 else:
                     new[side][k + 1] += win * mass
-            for k, mass in enumerate(alive[side]):
-                new[side][k] += tie * mass
-        start *= tie
+            if not ties_break:
+                for k, mass in enumerate(alive[side]):
+                    new[side][k] += tie * mass
+        start = tie * (start + sum(map(sum, alive))) if ties_break else start * tie
         alive = new
     return min(1.0, done)
 
@@ -76,14 +79,17 @@ class Run:
     rounds: tuple[int, ...]
 
 
-def longest_run(shoe: ShoeSeen, *, alternating: bool = False) -> Run | None:
-    """The shoe's longest run of one side (or chop), the latest on a draw."""
+def longest_run(shoe: ShoeSeen, *, alternating: bool = False, ties_break: bool = False) -> Run | None:
+    """The shoe's longest run of one side (or chop), the latest on a draw; with
+    ``ties_break``, runs with no tie inside them."""
     best: Run | None = None
     side = first = None
     length, rounds = 0, list[int]()
     for r in shoe.rounds:
         if r.winner is Winner.TIE:
-            if length:
+            if ties_break:
+                side, length, rounds = None, 0, []
+            elif length:
                 rounds.append(r.number)
             continue
         # A streak goes on with the same side, a chop with the other one.
@@ -99,15 +105,18 @@ def longest_run(shoe: ShoeSeen, *, alternating: bool = False) -> Run | None:
 
 
 @lru_cache(maxsize=256)
-def critical_length(decks: int, rounds: int, level: float, *, alternating: bool = False) -> int:
-    """The shortest run (or chop, with ``alternating``) whose chance in ``rounds`` rounds
-    at the full shoe's odds of ``decks`` is under ``level``."""
+def critical_length(
+    decks: int, rounds: int, level: float, *, alternating: bool = False, ties_break: bool = False
+) -> int:
+    """The shortest run (or chop, with ``alternating``; strictly in a row, with
+    ``ties_break``) whose chance in ``rounds`` rounds at the full shoe's odds of ``decks``
+    is under ``level``."""
     rates = full_shoe_rates(decks)
     odds = [(rates["banker"], rates["player"], rates["tie"])] * rounds
     low, high = 2, rounds + 1  # no run is longer than the rounds: its chance is 0
     while low < high:  # a bisection: the chance only falls as the run grows
         middle = (low + high) // 2
-        if run_chance(middle, odds, alternating=alternating) < level:
+        if run_chance(middle, odds, alternating=alternating, ties_break=ties_break) < level:
             high = middle
         else:
             low = middle + 1
@@ -123,28 +132,37 @@ def shoe_odds_list(shoe: ShoeSeen) -> list[Odds]:
     return odds + [full] * max(0, full_shoe_rounds(shoe.decks) - len(odds))
 
 
+# The runs judged: (alternating, ties_break, the name in a finding's key, the test's name).
+RUNS = (
+    (False, False, "", "streak_length"),  # a side's run as the Big Road draws it
+    (False, True, "strict", "strict_streak_length"),  # a side's run in a row, no tie inside
+    (True, False, "chop", "chop_length"),  # sides alternating
+)
+
+
 def streak_findings(shoe: ShoeSeen, thresholds: Thresholds) -> list[Finding]:
-    """STREAK: the shoe's longest run of one side, and its longest chop, when the chance
-    of a run that long in a whole shoe is under :attr:`Thresholds.streak`. Key
-    ``shoe:<key>:streak:<side|chop>:<first round>:<length>``: a run growing longer is a
-    new, worse finding."""
+    """STREAK: the shoe's longest run of one side (as the Big Road draws it, and strictly
+    in a row), and its longest chop, when the chance of a run that long in a whole shoe
+    is under :attr:`Thresholds.streak`. Key ``shoe:<key>:streak:<side|strict-side|chop>:
+    <first round>:<length>``: a run growing longer is a new, worse finding."""
     findings = []
     odds: list[Odds] | None = None
-    for alternating in (False, True):
-        run = longest_run(shoe, alternating=alternating)
+    for alternating, ties_break, prefix, test in RUNS:
+        run = longest_run(shoe, alternating=alternating, ties_break=ties_break)
         if run is None or run.length < 2:
             continue
         odds = odds or shoe_odds_list(shoe)
         # With the full shoe's odds throughout, the length that raises is known beforehand.
         if all(r.odds is None for r in shoe.rounds) and run.length < critical_length(
-            shoe.decks, len(odds), thresholds.streak, alternating=alternating
+            shoe.decks, len(odds), thresholds.streak, alternating=alternating, ties_break=ties_break
         ):
             continue
-        p_value = run_chance(run.length, odds, alternating=alternating)
+        p_value = run_chance(run.length, odds, alternating=alternating, ties_break=ties_break)
         severity = thresholds.severity(p_value, thresholds.streak)
         if severity is None:
             continue
-        name = "chop" if alternating else run.side.label.lower()
+        side = run.side.label.lower()
+        name = prefix if alternating else f"{prefix}-{side}" if prefix else side
         findings.append(
             Finding(
                 AlarmKind.STREAK,
@@ -152,7 +170,7 @@ def streak_findings(shoe: ShoeSeen, thresholds: Thresholds) -> list[Finding]:
                 shoe.key(AlarmKind.STREAK, name, run.rounds[0], run.length),
                 shoe.round_number,
                 {
-                    "test": "chop_length" if alternating else "streak_length",
+                    "test": test,
                     "statistic": run.length,
                     "p_value": p_value,
                     "side": run.side.value,

@@ -83,6 +83,23 @@ def hypergeometric_cdf(x: int, population: int, successes: int, draws: int) -> f
     return min(1.0, total)
 
 
+def hypergeometric_sf(x: int, population: int, successes: int, draws: int) -> float:
+    """P(X >= x) for X as in :func:`hypergeometric_cdf`: exact terms summed from ``x`` up
+    (a far upper tail, 1e-12, stays exact)."""
+    low = max(0, draws - (population - successes))
+    high = min(draws, successes)
+    if x <= low:
+        return 1.0
+    if x > high:
+        return 0.0
+    log_all = _log_choose(population, draws)
+    failures = population - successes
+    total = sum(
+        math.exp(_log_choose(successes, j) + _log_choose(failures, draws - j) - log_all) for j in range(x, high + 1)
+    )
+    return min(1.0, total)
+
+
 def _first_true(low: int, high: int, holds: Callable[[int], bool]) -> int:
     """The smallest k in [low, high] for which ``holds`` (monotone: false, then true) is
     true; ``high`` when it holds nowhere below it. A bisection: a cold cache costs a few
@@ -116,6 +133,14 @@ def hypergeometric_low_critical(population: int, successes: int, draws: int, lev
         min(draws, successes),
         lambda x: hypergeometric_cdf(x + 1, population, successes, draws) >= level,
     )
+
+
+@lru_cache(maxsize=65536)
+def hypergeometric_high_critical(population: int, successes: int, draws: int, level: float) -> int:
+    """The smallest count x with :func:`hypergeometric_sf` under ``level`` (past the
+    largest possible count when none)."""
+    high = min(draws, successes) + 1
+    return _first_true(0, high, lambda x: hypergeometric_sf(x, population, successes, draws) < level)
 
 
 @lru_cache(maxsize=1024)

@@ -180,6 +180,54 @@ def test_a_shoe_missing_most_of_its_fives_is_short_on_that_rank() -> None:
     assert finding is not None and finding.evidence["rank_seen_least"]["rank"] == "5"  # type: ignore[index]
 
 
+def seen_cards(*hands: tuple[str, str], burn: str | None = None) -> ShoeSeen:
+    """A shoe whose rounds dealt ``hands`` (player's codes, banker's codes, space-separated)."""
+    rounds = tuple(
+        RoundSeen(n, tuple(map(Card.parse, p.split())), tuple(map(Card.parse, b.split())), Winner.TIE)
+        for n, (p, b) in enumerate(hands, start=1)
+    )
+    return ShoeSeen("1", 8, rounds, burn_card=Card.parse(burn) if burn else None)
+
+
+def brute_most_card_chance(seen: int, copies: int, decks: int = 8) -> float:
+    """The chance that some card is among ``seen`` cards of a full shoe at least ``copies``
+    times, summed card by card (exact inclusion-exclusion's first term; the later ones are
+    a million times smaller for these counts), each from Fractions."""
+    size, one = 52 * decks, Fraction(0)
+    for k in range(copies, min(seen, decks) + 1):
+        one += Fraction(math.comb(decks, k) * math.comb(size - decks, seen - k), math.comb(size, seen))
+    return float(52 * one)
+
+
+def test_four_kings_of_hearts_among_a_shoes_first_7_cards_is_as_unlikely_as_it_is_and_no_alarm() -> None:
+    # Issue 51: reported at p = 4.5e-9 by a chi-square of 7 cards in 52 cells; its true
+    # chance is about 1e-4, six tests' Bonferroni makes it 7e-4: nowhere near an alarm.
+    shoe = seen_cards(("KH KH", "KH KH"), ("2S 3D", "4C"))
+    assert composition_finding(shoe, DEFAULT_THRESHOLDS) is None
+    loose = dataclasses.replace(DEFAULT_THRESHOLDS, composition=1.0)
+    finding = composition_finding(shoe, loose)
+    assert finding is not None and finding.evidence["test"] == "card_most" and finding.evidence["cards"] == ["KH"]
+    assert finding.evidence["p_value"] == pytest.approx(6 * brute_most_card_chance(7, 4), rel=1e-9)
+    assert 5e-4 < finding.evidence["p_value"] < 1e-3
+
+
+def test_four_eights_of_hearts_in_round_one_is_a_three_in_a_million_chance_not_one_in_1e14() -> None:
+    shoe = seen_cards(("8H 8H", "8H 8H"))
+    assert composition_finding(shoe, DEFAULT_THRESHOLDS) is None
+    finding = composition_finding(shoe, dataclasses.replace(DEFAULT_THRESHOLDS, composition=1.0))
+    assert finding is not None and finding.evidence["test"] == "card_most"
+    assert brute_most_card_chance(4, 4) == pytest.approx(2.96e-6, rel=0.01)
+    assert finding.evidence["p_value"] == pytest.approx(6 * brute_most_card_chance(4, 4), rel=1e-9)
+
+
+def test_a_chi_square_judges_a_shoe_only_once_each_count_expects_five_cards() -> None:
+    # Three K♥ among 8 cards: a card-by-card chi-square of 70 on 51 degrees of freedom.
+    early = seen_cards(("KH KH", "KH JD"), ("2S 3D", "4C 5C"))
+    finding = composition_finding(early, dataclasses.replace(DEFAULT_THRESHOLDS, composition=1.0))
+    assert finding is not None and finding.evidence["test"] == "card_most"
+    assert finding.evidence["p_value"] == pytest.approx(6 * brute_most_card_chance(8, 3), rel=1e-9)
+
+
 @pytest.mark.parametrize("seed", range(30))
 def test_shuffled_shoes_are_not_short(seed: int) -> None:
     assert all(composition_finding(s, DEFAULT_THRESHOLDS) is None for s in dealing(shuffled(100 + seed)))
