@@ -40,7 +40,7 @@ from tables.game.thresholds import DEFAULT_THRESHOLDS, Thresholds
 
 DECKS = 8
 LAX = Thresholds(composition=1e-3, deck_order=1e-3, repeats=1e-3, outcomes=1e-3, streak=1e-3)
-LEVELS = (1e-3, 1e-4, 1e-5, 1e-6)
+LEVELS = (1e-3, 1e-4, 1e-5, 1e-6, 1e-7)
 DEFAULT_LEVEL = {
     AlarmKind.SHORT_SHOE: DEFAULT_THRESHOLDS.composition,
     AlarmKind.DECK_ORDER: DEFAULT_THRESHOLDS.deck_order,

@@ -256,7 +256,7 @@ def _surveillance_settings() -> tuple[float, Thresholds]:
         composition=number("ALARM_COMPOSITION", "1e-8"),
         deck_order=number("ALARM_DECK_ORDER", "1e-8"),
         repeats=number("ALARM_REPEATS", "1e-8"),
-        outcomes=number("ALARM_OUTCOMES", "1e-6"),
+        outcomes=number("ALARM_OUTCOMES", "1e-7"),
         streak=number("ALARM_STREAK", "1e-5"),
         critical=number("ALARM_CRITICAL", "1e-12"),
         stretch_hits=number("ALARM_STRETCH_HITS", "2", int),

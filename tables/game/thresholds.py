@@ -1,10 +1,14 @@
 """Shoe surveillance's thresholds: how unlikely on a fair shoe a figure must be to raise
 an alarm, and how unlikely to make it critical.
 
-The defaults are calibrated by ``python -m benchmarks.shuffle_alarms`` (docs/benchmarks.md,
-"Shuffle alarms"): every check runs after every round, so each p-value threshold is a
-per-look one, set far enough under 1 in 10,000 that a shuffled shoe's 70-odd looks at
-all the checks together raise nothing in 10,000 shoes.
+Every check runs after every round, so a fair shoe's chance of any alarm is at most the
+sum, over the checks, of their thresholds times the looks each takes (a union bound;
+docs/surveillance.md, "A shoe's false-alarm budget"): the streaks' are whole-shoe chances
+(a run only grows, so looking again costs nothing), 3 x 1e-5; the outcomes' six events
+over at most 70 looks (from round 20 of an 8-deck shoe's 90 at most), 420 x 1e-7; the
+four card tests' 90 looks each, 360 x 1e-8. In all under 8e-5 a shoe: fewer than 1 shoe
+in 10,000 with any alarm, by construction; ``python -m benchmarks.shuffle_alarms``
+measures how far under.
 """
 
 from __future__ import annotations
@@ -22,8 +26,8 @@ class Thresholds:
     deck_order: float = 1e-8  # DECK_ORDER: neighbours in new-deck order, count or run
     repeats: float = 1e-8  # CARD_REPEATS: the previous card's rank or suit repeated
     in_shoe: float = 1e-8  # REPEATED_IN_SHOE: a stretch of cards dealt again in the same shoe
-    outcomes: float = 1e-6  # OUTCOMES: the lowest of the per-shoe chi-square tests
-    streak: float = 1e-5  # STREAK: a run of one side this long in a shoe, on its odds
+    outcomes: float = 1e-7  # OUTCOMES: the lowest of the six events' exact tails, per look
+    streak: float = 1e-5  # STREAK: a run (Big Road, in a row, or a chop) this long in a whole shoe, on its odds
     critical: float = 1e-12  # any p-value under this is near-impossible on a fair shoe
     stretch_hits: int = 2  # REPEATED_CARDS/RESULTS: fingerprint hits in line to raise
 
