@@ -3,6 +3,7 @@ and how many rounds each shuffle failure takes to raise an alarm.
 
     python -m benchmarks.shuffle_alarms                  # 10,000 fair shoes, 400 per failure
     python -m benchmarks.shuffle_alarms --shoes 1000     # a quicker look
+    python -m benchmarks.shuffle_alarms --shoes 1000000 --workers 2 --fair-only   # the issue's million
 
 Every shoe is 8 decks dealt by the project's own dealing core (``DealingShoe``) round by
 round to its cut card, and :func:`shoe_findings` runs after every round, as the shell
@@ -19,11 +20,20 @@ onto the last) then riffled once (Gilbert-Shannon-Reeds); riffled twice; seven d
 shuffled and one left in new-deck order, inserted as a block at a random place. Then a
 shoe re-dealt in the same order as an earlier one, and a preset shoe (an earlier shoe's
 order, cut at a random place).
+
+The power table (issue 51) deals the attacks a casino fears, each ``--per-failure``
+shoes, and says the share caught and by which round: new-deck order, riffled once, a
+shoe dealt twice, its second half repeating its first (four shuffled decks twice: the
+composition intact), one deck's order repeated 8 times, 9 copies of one card (and 7 of
+another), Banker 20 in a row (20 Banker rounds drawn from the shoe's cards after 20 fair
+ones: its 20th is round 40), one card removed.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
+import multiprocessing
 import random
 import statistics
 import time
@@ -32,6 +42,8 @@ from collections.abc import Callable, Iterator
 
 from tables.game.alarms import AlarmKind
 from tables.game.cards import RANKS, Card, Suit
+from tables.game.dealing import deal_round
+from tables.game.outcome import Winner
 from tables.game.seen import RoundSeen, ShoeSeen, StretchMatch
 from tables.game.shoe import DEFAULT_CUT_DEPTH, DEFAULT_CUT_JITTER, CutCardRule, DealingShoe, burn_count
 from tables.game.shuffle_checks import card_stretches, result_stretches
@@ -41,6 +53,7 @@ from tables.game.thresholds import DEFAULT_THRESHOLDS, Thresholds
 DECKS = 8
 LAX = Thresholds(composition=1e-3, deck_order=1e-3, repeats=1e-3, outcomes=1e-3, streak=1e-3)
 LEVELS = (1e-3, 1e-4, 1e-5, 1e-6, 1e-7)
+TARGET = 1e-4  # the issue's: at most 1 fair shoe with any alarm in 10,000
 DEFAULT_LEVEL = {
     AlarmKind.SHORT_SHOE: DEFAULT_THRESHOLDS.composition,
     AlarmKind.DECK_ORDER: DEFAULT_THRESHOLDS.deck_order,
@@ -106,6 +119,38 @@ FAILURES: dict[str, Callable[[random.Random], Order]] = {
     "stripped once, riffled once": lambda rng: riffle(strip(new_decks(), rng), rng),
     "riffled twice": lambda rng: riffle(riffle(new_decks(), rng), rng),
     "one deck unshuffled": lambda rng: _one_deck_unshuffled(rng),
+}
+
+
+def _second_half_repeats(rng: random.Random) -> Order:
+    """Four shuffled decks, then the same four in the same order: every card 8 times."""
+    half = shuffled(rng, DECKS // 2)
+    return half + half
+
+
+def _one_card_nine_times(rng: random.Random) -> Order:
+    """A shuffled shoe in which one copy of a card became a copy of another: 9 of one, 7 of another."""
+    order = shuffled(rng)
+    extra, gone = rng.sample(new_deck(), 2)
+    at = rng.choice([i for i, card in enumerate(order) if card == gone])
+    order[at] = extra
+    return order
+
+
+def _one_card_removed(rng: random.Random) -> Order:
+    order = shuffled(rng)
+    del order[rng.randrange(len(order))]
+    return order
+
+
+# The issue's attacks, as card orders (Banker 20 in a row is dealt round by round: _banker_run).
+ATTACKS: dict[str, Callable[[random.Random], Order]] = {
+    "new-deck order": lambda rng: new_decks(),
+    "riffled once": lambda rng: riffle(new_decks(), rng),
+    "second half repeats the first": _second_half_repeats,
+    "one deck's order 8 times": lambda rng: shuffled(rng, 1) * DECKS,
+    "9 copies of one card": _one_card_nine_times,
+    "one card removed": _one_card_removed,
 }
 
 
@@ -175,11 +220,41 @@ def deal(
 
 def first_alarm(order: Order, rng: random.Random, key: str) -> tuple[int | None, AlarmKind | None]:
     """The round of the first alarm at the default thresholds, and its kind."""
-    for seen in deal(order, rng, key):
+    return first_alarm_of(deal(order, rng, key))
+
+
+def first_alarm_of(shoes: Iterator[ShoeSeen]) -> tuple[int | None, AlarmKind | None]:
+    """The round of the first alarm among a shoe's states round by round, and its kind."""
+    for seen in shoes:
         findings = shoe_findings(seen)
         if findings:
             return seen.round_number, findings[0].kind
     return None, None
+
+
+BANKER_RUN_AFTER = 20  # fair rounds before the attack's Banker run: its 20th Banker is round 40
+
+
+def _banker_run(rng: random.Random, key: str, run: int = 20) -> Iterator[ShoeSeen]:
+    """A shoe dealt round by round from its cards left: :data:`BANKER_RUN_AFTER` fair
+    rounds, then ``run`` Banker wins in a row (each round drawn from the cards left until
+    Banker wins it), then fair rounds to about a deck from the end."""
+    left = shuffled(rng)
+    fair_before = BANKER_RUN_AFTER
+    rounds: list[RoundSeen] = []
+    while len(left) > 60:
+        forced = fair_before <= len(rounds) < fair_before + run
+        for _ in range(20_000):
+            if forced:
+                rng.shuffle(left)
+            cards = iter(left)
+            outcome = deal_round(cards.__next__)
+            if not forced or outcome.winner is Winner.BANKER:
+                break
+        for card in (*outcome.player_cards, *outcome.banker_cards):
+            left.remove(card)
+        rounds.append(RoundSeen(len(rounds) + 1, outcome.player_cards, outcome.banker_cards, outcome.winner))
+        yield ShoeSeen(key, DECKS, tuple(rounds))
 
 
 def block_start(order: Order) -> int | None:
@@ -215,22 +290,25 @@ def quartiles(values: list[int]) -> str:
     return f"{q2:g} ({q1:g}-{q3:g})"
 
 
-def false_alarms(shoes: int, indexed: int, seed: int) -> tuple[list[Order], dict[str, object]]:
-    """Run ``shoes`` fair shoes; the orders of the first ones come back for the repeats."""
-    rng = random.Random(seed)
+CHUNK = 500  # fair shoes a worker runs at a time, each chunk from a seed of its own
+
+
+def _fair_chunk(task: tuple[int, int, int, int]) -> dict[str, object]:
+    """Shoes ``first`` to ``first + count`` of the fair run: each shoe's smallest p-value
+    per kind (under the lax thresholds), the kinds raised without one, the rounds, and
+    which shoes would raise an alarm at the defaults. Its first ``indexed`` shoes'
+    fingerprints are indexed, the rest looked up among them."""
+    seed, first, count, indexed = task
+    rng = random.Random(seed * 1_000_003 + first)
     index = Index()
-    lowest: dict[AlarmKind, list[float]] = defaultdict(list)
-    repeated: Counter[AlarmKind] = Counter()
-    orders: list[Order] = []
-    rounds = any_alarm = 0
-    started = time.perf_counter()
-    for n in range(shoes):
-        order = shuffled(rng)
-        if n < 400:
-            orders.append(list(order))
+    lowest: dict[str, list[float]] = defaultdict(list)
+    repeated: Counter[str] = Counter()
+    alarmed: list[int] = []
+    rounds = 0
+    for n in range(first, first + count):
         low: dict[AlarmKind, float] = {}
         raised: set[AlarmKind] = set()
-        for seen in deal(order, rng, f"fair{n}", index, store=n < indexed):
+        for seen in deal(shuffled(rng), rng, f"fair{n}", index, store=n - first < indexed):
             for f in shoe_findings(seen, LAX):
                 p = f.evidence.get("p_value")
                 if f.kind in DEFAULT_LEVEL and isinstance(p, float):
@@ -239,29 +317,70 @@ def false_alarms(shoes: int, indexed: int, seed: int) -> tuple[list[Order], dict
                     raised.add(f.kind)
             rounds += 1
         for kind, p in low.items():
-            lowest[kind].append(p)
-        repeated.update(raised)
-        any_alarm += bool(raised or any(p < DEFAULT_LEVEL[kind] for kind, p in low.items()))
+            lowest[kind.value].append(p)
+        repeated.update(kind.value for kind in raised)
+        if raised or any(p < DEFAULT_LEVEL[kind] for kind, p in low.items()):
+            alarmed.append(n)
+    return {"rounds": rounds, "lowest": dict(lowest), "repeated": dict(repeated), "alarmed": alarmed}
+
+
+def upper_bound(alarmed: int, shoes: int) -> float:
+    """A 95 % upper bound on the chance of a fair shoe alarming, from ``alarmed`` of
+    ``shoes`` (Clopper-Pearson, by bisection on the binomial's lower tail)."""
+    low, high = 0.0, 1.0
+    for _ in range(100):
+        middle = (low + high) / 2
+        below = sum(math.comb(shoes, k) * middle**k * (1 - middle) ** (shoes - k) for k in range(alarmed + 1))
+        low, high = (middle, high) if below > 0.05 else (low, middle)
+    return high
+
+
+def false_alarms(shoes: int, indexed: int, seed: int, workers: int = 1) -> dict[str, object]:
+    """Run ``shoes`` fair shoes, in chunks, on ``workers`` processes."""
+    tasks = [(seed, first, min(CHUNK, shoes - first), indexed) for first in range(0, shoes, CHUNK)]
+    started = time.perf_counter()
+    if workers > 1:
+        with multiprocessing.Pool(workers) as pool:
+            parts = list(pool.imap_unordered(_fair_chunk, tasks))
+    else:
+        parts = [_fair_chunk(task) for task in tasks]
     elapsed = time.perf_counter() - started
+    lowest: dict[str, list[float]] = defaultdict(list)
+    repeated: Counter[str] = Counter()
+    alarmed: list[int] = []
+    rounds = 0
+    for part in parts:
+        rounds += part["rounds"]  # type: ignore[operator]
+        for kind, values in part["lowest"].items():  # type: ignore[attr-defined]
+            lowest[kind] += values
+        repeated.update(part["repeated"])  # type: ignore[arg-type]
+        alarmed += part["alarmed"]  # type: ignore[arg-type]
     figures: dict[str, object] = {"shoes": shoes, "rounds": rounds, "seconds": round(elapsed, 1)}
     print(f"False alarms over {shoes:,} properly shuffled 8-deck shoes ({rounds:,} rounds, {elapsed:.0f} s)")
     print("  kind                shoes with a smallest p-value under: " + " ".join(f"{lv:>8g}" for lv in LEVELS))
     for kind, level in DEFAULT_LEVEL.items():
-        counts = [sum(p < lv for p in lowest[kind]) for lv in LEVELS]
-        at_default = sum(p < level for p in lowest[kind])
+        values = lowest[kind.value]
+        counts = [sum(p < lv for p in values) for lv in LEVELS]
+        at_default = sum(p < level for p in values)
         figures[f"false alarms: {kind.value}"] = at_default
         print(
             f"  {kind.value:18s}  " + " " * 37 + " ".join(f"{c:8d}" for c in counts),
             f"  at the default {level:g}: {at_default}",
         )
     for kind in (AlarmKind.CARD_OVERDEALT, AlarmKind.REPEATED_CARDS, AlarmKind.REPEATED_RESULTS):
-        figures[f"false alarms: {kind.value}"] = repeated[kind]
-        print(f"  {kind.value:18s}  (no p-value threshold) {repeated[kind]}")
-    figures["shoes with any false alarm"] = any_alarm
-    print(f"  shoes with any alarm at the default thresholds: {any_alarm}")
-    figures["lowest p-values (smallest per kind)"] = {k.value: min(v) for k, v in lowest.items() if v}
-    print("  smallest p-value seen per kind:", {k.value: f"{min(v):.2g}" for k, v in lowest.items() if v})
-    return orders, figures
+        figures[f"false alarms: {kind.value}"] = repeated[kind.value]
+        print(f"  {kind.value:18s}  (no p-value threshold) {repeated[kind.value]}")
+    bound = upper_bound(len(alarmed), shoes)
+    figures["shoes with any false alarm"] = len(alarmed)
+    figures["per 10,000 shoes, 95 % upper bound"] = round(bound * 10_000, 3)
+    print(
+        f"  shoes with any alarm at the default thresholds: {len(alarmed)} "
+        f"({len(alarmed) / shoes * 10_000:.3f} per 10,000; 95 % upper bound {bound * 10_000:.3f};"
+        f" the target {TARGET * 10_000:g})"
+    )
+    figures["lowest p-values (smallest per kind)"] = {k: min(v) for k, v in lowest.items() if v}
+    print("  smallest p-value seen per kind:", {k: f"{min(v):.2g}" for k, v in lowest.items() if v})
+    return figures
 
 
 def detection(per_failure: int, seed: int) -> dict[str, object]:
@@ -286,6 +405,28 @@ def detection(per_failure: int, seed: int) -> dict[str, object]:
     ]
     figures["rounds to detection: one deck unshuffled, from its first card dealt"] = quartiles(after)
     print(f"  {'  the same, from its first card':30s} {quartiles(after):16s} {len(after)}/{per_failure}")
+    return figures
+
+
+def power(per_attack: int, seed: int) -> dict[str, object]:
+    """The issue's attacks: the share of shoes caught, and the round each was caught by."""
+    rng = random.Random(seed)
+    figures: dict[str, object] = {}
+    print(f"\nPower, {per_attack} shoes per attack: caught, rounds to the first alarm median (quartiles), kinds first")
+    attacks: dict[str, Callable[[int], Iterator[ShoeSeen]]] = {
+        name: (lambda n, make=make, name=name: deal(make(rng), rng, f"{name}{n}")) for name, make in ATTACKS.items()
+    }
+    attacks["Banker 20 in a row"] = lambda n: _banker_run(rng, f"run{n}")
+    for name, shoes in attacks.items():
+        rounds: list[int] = []
+        kinds: Counter[str] = Counter()
+        for n in range(per_attack):
+            at, kind = first_alarm_of(shoes(n))
+            if at is not None and kind is not None:
+                rounds.append(at)
+                kinds[kind.value] += 1
+        figures[f"power: {name}"] = f"{len(rounds)}/{per_attack}, {quartiles(rounds)}"
+        print(f"  {name:32s} {len(rounds):4d}/{per_attack}  {quartiles(rounds):16s} {dict(kinds.most_common(3))}")
     return figures
 
 
@@ -360,12 +501,17 @@ def main() -> dict[str, object]:
     parser.add_argument("--per-failure", type=int, default=400, help="shoes per shuffle failure")
     parser.add_argument("--indexed", type=int, default=2_000, help="fair shoes whose fingerprints are indexed")
     parser.add_argument("--seed", type=int, default=35)
+    parser.add_argument("--workers", type=int, default=1, help="processes for the fair shoes")
+    parser.add_argument("--fair-only", action="store_true", help="the fair shoes alone: no failures, no power")
     options = parser.parse_args()
     started = time.perf_counter()
-    orders, figures = false_alarms(options.shoes, options.indexed, options.seed)
-    figures |= detection(options.per_failure, options.seed + 1)
-    figures |= repeats(orders[: min(len(orders), 200)], options.seed + 2)
-    figures |= timing(200, options.seed + 3)
+    figures = false_alarms(options.shoes, min(options.indexed, CHUNK), options.seed, options.workers)
+    if not options.fair_only:
+        figures |= detection(options.per_failure, options.seed + 1)
+        figures |= power(options.per_failure, options.seed + 4)
+        orders = [shuffled(random.Random(options.seed + 5 + n)) for n in range(200)]
+        figures |= repeats(orders, options.seed + 2)
+        figures |= timing(200, options.seed + 3)
     print(f"\n{time.perf_counter() - started:.0f} s in all")
     return figures
 
