@@ -335,9 +335,12 @@ def upper_bound(alarmed: int, shoes: int) -> float:
     return high
 
 
-def false_alarms(shoes: int, indexed: int, seed: int, workers: int = 1) -> dict[str, object]:
-    """Run ``shoes`` fair shoes, in chunks, on ``workers`` processes."""
-    tasks = [(seed, first, min(CHUNK, shoes - first), indexed) for first in range(0, shoes, CHUNK)]
+def false_alarms(shoes: int, indexed: int, seed: int, workers: int = 1, first: int = 0) -> dict[str, object]:
+    """Run ``shoes`` fair shoes, in chunks, on ``workers`` processes: shoes ``first`` to
+    ``first + shoes`` of the seed's sequence (runs of disjoint ranges add up: a million
+    shoes in several sittings)."""
+    last = first + shoes
+    tasks = [(seed, start, min(CHUNK, last - start), indexed) for start in range(first, last, CHUNK)]
     started = time.perf_counter()
     if workers > 1:
         with multiprocessing.Pool(workers) as pool:
@@ -355,8 +358,12 @@ def false_alarms(shoes: int, indexed: int, seed: int, workers: int = 1) -> dict[
             lowest[kind] += values
         repeated.update(part["repeated"])  # type: ignore[arg-type]
         alarmed += part["alarmed"]  # type: ignore[arg-type]
-    figures: dict[str, object] = {"shoes": shoes, "rounds": rounds, "seconds": round(elapsed, 1)}
-    print(f"False alarms over {shoes:,} properly shuffled 8-deck shoes ({rounds:,} rounds, {elapsed:.0f} s)")
+    figures: dict[str, object] = {"shoes": shoes, "first": first, "rounds": rounds, "seconds": round(elapsed, 1)}
+    figures["alarmed shoes"] = sorted(alarmed)
+    print(
+        f"False alarms over {shoes:,} properly shuffled 8-deck shoes, numbers {first:,} to {last - 1:,} of seed"
+        f" {seed} ({rounds:,} rounds, {elapsed:.0f} s)"
+    )
     print("  kind                shoes with a smallest p-value under: " + " ".join(f"{lv:>8g}" for lv in LEVELS))
     for kind, level in DEFAULT_LEVEL.items():
         values = lowest[kind.value]
@@ -503,9 +510,10 @@ def main() -> dict[str, object]:
     parser.add_argument("--seed", type=int, default=35)
     parser.add_argument("--workers", type=int, default=1, help="processes for the fair shoes")
     parser.add_argument("--fair-only", action="store_true", help="the fair shoes alone: no failures, no power")
+    parser.add_argument("--first", type=int, default=0, help="the first fair shoe's number (a later sitting's range)")
     options = parser.parse_args()
     started = time.perf_counter()
-    figures = false_alarms(options.shoes, min(options.indexed, CHUNK), options.seed, options.workers)
+    figures = false_alarms(options.shoes, min(options.indexed, CHUNK), options.seed, options.workers, options.first)
     if not options.fair_only:
         figures |= detection(options.per_failure, options.seed + 1)
         figures |= power(options.per_failure, options.seed + 4)
