@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 
 from tables import services
+from tables.background import odds
 from tables.game.shoe import CutCardRule, DealingShoe
 from tables.models import Round, Table
 
@@ -26,6 +27,14 @@ def dealt(table: Table, shoe: DealingShoe, count: int) -> list[Round]:
         outcome = shoe.deal()
         cards = {"player": [c.code for c in outcome.player_cards], "banker": [c.code for c in outcome.banker_cards]}
         rounds.append(services.round_record(table=table, **cards, dealer="Anna").round)
+    return rounds
+
+
+def dealt_with_odds(table: Table, shoe: DealingShoe, count: int) -> list[Round]:
+    """:func:`dealt`, each round's odds stored (and announced) after it, as the odds job does."""
+    rounds = dealt(table, shoe, count)
+    for played in rounds:
+        odds.round_odds_compute(round_pk=played.pk)
     return rounds
 
 

@@ -15,7 +15,6 @@ from django.contrib.auth.models import Permission, User
 from django.test import Client
 
 from tables import live, services
-from tables.background import odds
 from tables.game.audience import MAIN_BETS, Audience
 from tables.game.bets import BetType
 from tables.live import push
@@ -23,7 +22,7 @@ from tables.live.groups import alerts_group, languages, lobby_group, table_group
 from tables.models import AudienceChange, Round, Table
 from tables.pages import odds_panel
 from tests.pushes import Recorder, page_opens
-from tests.shuffled import dealt, shuffled_shoe
+from tests.shuffled import dealt_with_odds, shuffled_shoe
 
 PUBLIC_PAGES = [
     "/",
@@ -87,8 +86,7 @@ def late_shoe(baccarat_1: tuple[Table, str]) -> tuple[Table, Round]:
     table, _ = baccarat_1
     services.shoe_start(table=table)
     cards = shuffled_shoe(1)
-    for played in dealt(table, cards, 80):
-        odds.round_odds_compute(round_pk=played.pk)
+    dealt_with_odds(table, cards, 80)
     last = Round.objects.order_by("-pk").first()
     assert last is not None and last.number == 80
     return table, last

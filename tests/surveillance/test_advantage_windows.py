@@ -9,14 +9,13 @@ from django.contrib.auth.models import User
 from django.test import Client
 
 from tables import services
-from tables.background import odds
 from tables.game.advantage import AfterRound, advantage_windows
 from tables.game.alarms import AlarmKind
 from tables.game.bets import BetType
 from tables.models import AdvantageWindow, Alarm, AlarmNote, Round, Shoe, Table
 from tables.surveillance.advantage import advantage_windows_update
 from tables.surveillance.alarms import alarm_note
-from tests.shuffled import dealt, shuffled_shoe
+from tests.shuffled import dealt_with_odds, shuffled_shoe
 
 ZERO = dict.fromkeys(BetType, 0.0)
 
@@ -27,8 +26,7 @@ def late_shoe(baccarat_1: tuple[Table, str]) -> Shoe:
     announced, as it announces them)."""
     table, _ = baccarat_1
     shoe = services.shoe_start(table=table).shoe
-    for played in dealt(table, shuffled_shoe(11), 80):
-        odds.round_odds_compute(round_pk=played.pk)
+    dealt_with_odds(table, shuffled_shoe(11), 80)
     return shoe
 
 
@@ -72,16 +70,14 @@ def test_one_alarm_a_window_never_one_a_round_each_bet_an_episode_of_its_own(lat
 def test_once_its_alarm_is_resolved_the_bets_next_window_raises_a_new_alarm(baccarat_1: tuple[Table, str]) -> None:
     table, _ = baccarat_1
     shoe, cards = services.shoe_start(table=table).shoe, shuffled_shoe(11)
-    for played in dealt(table, cards, 66):  # the Perfect Pair's first window: after 64 to 66
-        odds.round_odds_compute(round_pk=played.pk)
+    dealt_with_odds(table, cards, 66)
     [first] = Alarm.objects.filter(shoe=shoe, kind=AlarmKind.ADVANTAGE_WINDOW)
     assert (first.subject, first.round_number, first.evidence["closed_after"], first.evidence["rounds_open"]) == (
         "perfect_pair", 64, 66, 2
     )  # fmt: skip
     reviewer = User.objects.create_user("pit", password="x")
     alarm_note(alarm=first, action=AlarmNote.Action.RESOLVE, note="Checked the players at the table.", user=reviewer)
-    for played in dealt(table, cards, 2):  # its second window opens after round 67
-        odds.round_odds_compute(round_pk=played.pk)
+    dealt_with_odds(table, cards, 2)
     second = Alarm.objects.filter(shoe=shoe, kind=AlarmKind.ADVANTAGE_WINDOW).exclude(pk=first.pk).get()
     assert (second.subject, second.round_number, second.state) == ("perfect_pair", 67, Alarm.State.OPEN)
 
