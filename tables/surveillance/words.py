@@ -131,7 +131,8 @@ class Fact:
     value: str
 
 
-BRIEF = ("test", "statistic", "p_value", "rounds", "cards", "bet", "return")  # what a list of alarms shows of each
+# What a list of alarms shows of each.
+BRIEF = ("test", "statistic", "p_value", "rounds", "cards", "bet", "return", "cards_left")
 
 
 def alarm_facts(alarm: Alarm, *, brief: bool = False) -> list[Fact]:

@@ -10,7 +10,7 @@ import pytest
 
 from tests.shuffled import shoe_rounds
 
-from .browsing import SCREENS, LiveServer, page_width, screenshot, sized_page
+from .browsing import SCREENS, LiveServer, log_in, make_reviewer, page_width, screenshot, sized_page
 
 LIVE = "#connection.connection-live"
 COUNTING_AIDS = ("Shoe left", "Change", "cards left", "edge", "Next round returns")
@@ -79,3 +79,32 @@ def test_a_training_room_shows_every_return_on_the_cards_left_and_says_it_is_one
         assert "Training room" in text and "SHOE LEFT" in page.locator("#odds").inner_text().upper()
         assert page.locator("#odds tr.edge-positive").count() >= 1  # the Perfect Pair, flagged
         page.locator("#odds").screenshot(path=str(SCREENS / "audience-training-odds-desktop.png"))
+
+
+@pytest.mark.parametrize("size", ["phone-360", "desktop"])
+def test_the_desk_shows_the_floor_tables_advantage_window_the_players_never_see(
+    late_tables: LiveServer, browser: Any, size: str
+) -> None:
+    shoe = late_tables.manage(
+        "shell", "-c", "from tables.models import Shoe; print(Shoe.objects.get(table__slug='floor').pk)"
+    ).split()[-1]  # the shell may say first what it imported
+    if size == "phone-360":
+        make_reviewer(late_tables, "pit-boss", "pw-pit-boss-1")
+    with sized_page(browser, size) as page:
+        log_in(late_tables, page, f"/admin/tables/shoe/{shoe}/change/", "pit-boss", "pw-pit-boss-1")
+        for _ in range(20):  # the odds (and so the windows) are worked out after each round
+            if page.locator("table.advantage-windows").count():
+                break
+            page.wait_for_timeout(500)
+            page.reload()
+        assert page.locator("#advantage-windows").count(), f"{page.url}: {shown_text(page)[:600]}"
+        window = page.locator("table.advantage-windows tbody tr", has_text="Perfect Pair")
+        assert window.count() == 1, page.locator("#advantage-windows").inner_text()
+        assert "+" in window.inner_text()  # the return the player had, on the desk
+        alarm = page.locator("#shoe-alarms .desk-alarm[data-kind=advantage_window]")
+        listed = page.locator("#shoe-alarms").inner_text()
+        assert alarm.count() == 1 and "Perfect Pair" in listed and "CARDS LEFT" in listed.upper()
+        assert page_width(page) <= page.viewport_size["width"]
+        screenshot(page, f"audience-desk-advantage-{size}")
+        for part in ("shoe-alarms", "advantage-windows"):
+            page.locator(f"#{part}").screenshot(path=str(SCREENS / f"audience-desk-{part}-{size}.png"))
