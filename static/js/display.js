@@ -9,25 +9,23 @@
   var announced = null; // "shoe:round" the display showed last
   var timer = null;
 
-  // The smallest cell that still reads from 3 m (CSS px on a 1920 px-wide screen): a
-  // bead's letter or a Big Road ring; a derived road's marks are plain shapes.
-  var READABLE = { bead_plate: 20, big_road: 20 }, READABLE_DERIVED = 12;
-  // A Bead Plate shows a shoe's worth of columns across from the start, whatever its box's height.
-  var ACROSS = { bead_plate: 12 };
+  // The derived roads' cells are at most this share of the Big Road's: it is the main road.
+  var DERIVED_SHARE = 0.7;
+  // A Bead Plate shows a whole shoe's columns (13–14, and one to come) across its box.
+  var ACROSS = { bead_plate: 15 };
 
   // A road's view as the server drew it says where its marks start (the view's first
-  // column, the shoe's first); the display shows the whole shoe, as a casino's board
-  // does: its cells as large as the box's height allows while every column from the
-  // first to one past the newest fits across, smaller as the shoe grows, never smaller
-  // than READABLE (only then are the earliest columns left out, and it says how many).
-  // The grid runs on past the marks to the box's right edge.
+  // column, the shoe's first). The display shows the road in its box as a casino's board
+  // does: cells of the size its area gives it (display.css: the Big Road's is --big-cell,
+  // one size all shoe long), the grid running on to the box's right edge, and when the
+  // shoe has more columns than the box holds, its newest ones, saying how many earlier
+  // ones are off screen. Nothing here changes a box's size: a push costs no layout of the
+  // rest of the screen.
   function fit(svg, most) {
     var box = svg.parentElement, view = svg.getAttribute("viewBox");
     if (!box || !view) return;
     if (view !== svg.dataset.fitted) svg.dataset.server = view; // a push drew it again or moved it
     var first = Number(svg.dataset.server.split(" ")[0]) / CELL;
-    var name = (/road-(\w+)/.exec(svg.getAttribute("class")) || [])[1], sized = name === "big_road";
-    if (sized) box.style.height = ""; // display.css's most, before its cells are known
     var width = box.clientWidth, height = box.clientHeight;
     if (!width || !height) return;
     var marks = svg.querySelector("g"), newest = first - 1;
@@ -35,9 +33,8 @@
       var b = marks.getBBox();
       newest = Math.floor((b.x + b.width) / CELL);
     }
-    most = Math.min(most || Infinity, height / ROWS, width / (ACROSS[name] || 1));
-    var readable = Math.min(most, READABLE[name] || READABLE_DERIVED);
-    var cell = Math.min(most, Math.max(readable, width / (newest + 2 - first)));
+    var name = (/road-(\w+)/.exec(svg.getAttribute("class")) || [])[1];
+    var cell = Math.min(most || Infinity, height / ROWS, width / (ACROSS[name] || 1));
     var shown = Math.max(1, Math.floor(width / cell));
     var start = Math.max(first, newest + 2 - shown);
     var fitted = start * CELL + " 0 " + shown * CELL + " " + ROWS * CELL;
@@ -47,9 +44,6 @@
     svg.style.width = shown * cell + "px";
     svg.style.height = ROWS * cell + "px";
     svg.style.left = (width - shown * cell) / 2 + "px";
-    // The Big Road's box is as tall as its board: the rows below take the rest.
-    if (sized) box.style.height = ROWS * cell + "px";
-    return cell;
     // Columns the box has no room for are not lost from sight without a word.
     var slot = svg.closest(".road-slot"), earlier = slot && slot.querySelector(".earlier");
     if (earlier) {
@@ -58,20 +52,25 @@
       var defs = document.getElementById("road-defs"), words = defs ? defs.dataset : {};
       earlier.textContent = ((start === 1 ? words.textEarlierOne : words.textEarlierOther) || "").replace("{n}", start);
     }
+    return cell;
+  }
+
+  // The largest cell a road's box gives it (its height over its rows), before any is drawn.
+  function room(svg) {
+    var box = svg.parentElement;
+    return box && box.clientHeight ? box.clientHeight / ROWS : Infinity;
   }
 
   function fitAll() {
-    // The Big Road first: its height decides the other roads' boxes.
-    var big = document.querySelector("#display svg.road-big_road"), main = big && fit(big);
+    // The Big Road first: no other road's cells are larger.
+    var big = document.querySelector("#display svg.road-big_road"), main = (big && fit(big)) || Infinity;
     var bead = document.querySelector("#display svg.road-bead_plate");
-    if (bead) fit(bead);
-    // The three derived roads in one cell size, the one the road with most columns needs:
-    // marks of one size read as one kind of road, side by side or one above another.
+    if (bead) fit(bead, main);
+    // The three derived roads in one cell size, the smallest their boxes allow: marks of
+    // one size read as one kind of road, side by side or one above another.
     var derived = Array.prototype.slice.call(document.querySelectorAll("#display svg.road:not(.road-big_road):not(.road-bead_plate)"));
-    var cells = derived.map(function (svg) { return fit(svg) || Infinity; });
-    // No bigger than the Big Road's: it is the main road.
-    var one = Math.min.apply(null, cells.concat([main || Infinity]));
-    if (isFinite(one)) derived.forEach(function (svg) { fit(svg, one); });
+    var one = Math.min.apply(null, derived.map(room).concat([main * DERIVED_SHARE]));
+    derived.forEach(function (svg) { fit(svg, one); });
   }
 
   function quiet() {

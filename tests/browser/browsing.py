@@ -191,6 +191,16 @@ def page_width(page: Any) -> int:
     return int(page.evaluate("Math.max(document.documentElement.scrollWidth, document.body.scrollWidth)"))
 
 
+def past_the_side(page: Any) -> list[str]:
+    """The first elements that run past the viewport's right edge (what to look at when a
+    page scrolls sideways): tag, id, class and right edge."""
+    return page.evaluate(
+        """() => [...document.querySelectorAll('body *')]
+            .map(e => [e, Math.round(e.getBoundingClientRect().right)]).filter(([e, right]) => right > innerWidth + 1)
+            .slice(0, 8).map(([e, right]) => `${e.tagName}#${e.id}.${e.className} ${right}`)"""
+    )
+
+
 # A table whose game info shows its limits (as a casino sets them), and what a display must show whole on its screen.
 LIMITS = {
     "banker": [10, 5000], "player": [10, 5000], "tie": [10, 1000], "banker_pair": [10, 500], "player_pair": [10, 500],

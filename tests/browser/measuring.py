@@ -283,3 +283,72 @@ def drawn_over_marks(page: Any) -> list[str]:
             });
         }).map(frame => frame.querySelector('svg.road').id)"""
     )
+
+
+# The display's roads as shown (static/js/display.js): for each, the first and last column
+# in view, the newest column with a mark, its cell on screen (CSS px) and the note of
+# columns off screen ("" when hidden). The grid's unit is 20 (tables/pages/svg.py).
+DISPLAY_ROADS_JS = """() => Object.fromEntries([...document.querySelectorAll('#display svg.road')].map(svg => {
+    const view = svg.viewBox.baseVal, marks = svg.querySelector('g'), box = marks.getBBox();
+    const note = svg.closest('.road-slot').querySelector('.earlier');
+    return [svg.id.replace('road-', ''), {
+        first: view.x / 20, last: (view.x + view.width) / 20 - 1,
+        newest: marks.childElementCount ? Math.floor((box.x + box.width) / 20) : -1,
+        cell: svg.getBoundingClientRect().height / 6,
+        note: note && !note.hidden ? note.textContent : ''}];
+}))"""
+BIG_ROAD_CELL, DERIVED_CELL = 32, 16  # CSS px on a 1080p TV: the marks read from 3 m (issue 52)
+
+
+def display_roads(page: Any) -> dict[str, dict[str, Any]]:
+    """Each of the display's roads as shown (:data:`DISPLAY_ROADS_JS`)."""
+    return page.evaluate(DISPLAY_ROADS_JS)
+
+
+def display_road_faults(page: Any, *, tv: bool) -> list[str]:
+    """What keeps the display's roads from leading with the Big Road and showing each shoe
+    honestly: the newest column out of view; columns off screen without a note saying how
+    many (the "33 earlier columns" note, in any language), or a note with none off; a road's cells larger than the
+    Big Road's; on a TV (``tv``), Big Road cells under 32 px or a derived road's under 16."""
+    faults = []
+    roads = display_roads(page)
+    big = roads["big_road"]["cell"]
+    for name, road in roads.items():
+        if road["last"] < road["newest"]:
+            faults.append(f"{name}: its newest column {road['newest']:.0f} out of view")
+        off = int(road["first"])
+        if off and not re.search(rf"(?<!\d){off}(?!\d)", road["note"]):  # in the page's language
+            faults.append(f"{name}: {off} columns off screen, the note says {road['note']!r}")
+        if not off and road["note"]:
+            faults.append(f"{name}: none off screen, the note says {road['note']!r}")
+        if road["cell"] > big + 0.5:
+            faults.append(f"{name}: cells of {road['cell']:.1f} px, larger than the Big Road's {big:.1f}")
+        least = BIG_ROAD_CELL if name == "big_road" else DERIVED_CELL if name != "bead_plate" else 0
+        if tv and road["cell"] < least:
+            faults.append(f"{name}: cells of {road['cell']:.1f} px, under {least}")
+    return faults
+
+
+# Points on a grid over the screen that land in a blank patch: on nothing shown (the page's
+# own background, or a box that only holds a road whose board is narrower or lower than
+# it), and so are the points 16 px either side and above and below (the gutters between
+# areas are layout, not blank).
+EMPTY_JS = """(step) => {
+  const holders = '#display, #roads, .roads-top, .roads-derived, .road-slot, .road-frame, .road-box, '
+      + '.roads-top > div, .roads-derived > div, #roads > .panel-head';
+  const bare = (x, y) => { const el = document.elementFromPoint(x, y);
+      return !el || el === document.body || el === document.documentElement || el.matches(holders); };
+  const near = 16;
+  let empty = 0, all = 0;
+  for (let y = step / 2; y < innerHeight; y += step)
+    for (let x = step / 2; x < innerWidth; x += step) {
+      all++;
+      if ([[0, 0], [near, 0], [-near, 0], [0, near], [0, -near]].every(([dx, dy]) => bare(x + dx, y + dy))) empty++;
+    }
+  return empty / all;
+}"""
+
+
+def empty_share(page: Any, step: int = 12) -> float:
+    """The share of the screen left blank (:data:`EMPTY_JS`)."""
+    return float(page.evaluate(EMPTY_JS, step))

@@ -10,7 +10,7 @@ import pytest
 
 from tests.shuffled import shoe_rounds
 
-from .browsing import SCREENS, LiveServer, log_in, make_reviewer, page_width, screenshot, sized_page
+from .browsing import SCREENS, LiveServer, log_in, make_reviewer, page_width, past_the_side, screenshot, sized_page
 
 LIVE = "#connection.connection-live"
 COUNTING_AIDS = ("Shoe left", "Change", "cards left", "edge", "Next round returns")
@@ -104,7 +104,7 @@ def test_the_desk_shows_the_floor_tables_advantage_window_the_players_never_see(
         alarm = page.locator("#shoe-alarms .desk-alarm[data-kind=advantage_window]")
         listed = page.locator("#shoe-alarms").inner_text()
         assert alarm.count() == 1 and "Perfect Pair" in listed and "CARDS LEFT" in listed.upper()
-        assert page_width(page) <= page.viewport_size["width"]
+        assert page_width(page) <= page.viewport_size["width"], past_the_side(page)
         screenshot(page, f"audience-desk-advantage-{size}")
         for part in ("shoe-alarms", "advantage-windows"):
             page.locator(f"#{part}").screenshot(path=str(SCREENS / f"audience-desk-{part}-{size}.png"))

@@ -1,4 +1,4 @@
-"""Management commands: table_create, table_token, simulate, shoe_days_rebuild."""
+"""Management commands: table_create, table_token, simulate, shoe_days_rebuild, shoe_deal."""
 
 from __future__ import annotations
 
@@ -88,3 +88,29 @@ def test_shoe_days_rebuild_counts_the_reviewer_statistics_again_from_the_rounds(
     assert run("shoe_days_rebuild") == f"{len(kept)} shoe days kept"
     again = list(ShoeDay.objects.order_by("shoe", "day").values("shoe", "day", "rounds", "banker", "ended", "pays"))
     assert sum(d["rounds"] for d in again) == sum(d["rounds"] for d in kept) - 1
+
+
+def test_shoe_deal_deals_a_hard_shoe_into_a_new_shoe_through_the_service(db) -> None:
+    run("table_create", "--slug", "b", "--name", "B")
+    run("shoe_deal", "b", "--shoe", "choppy", "--seed", "4")
+    rounds = Round.objects.filter(shoe__table__slug="b").order_by("number")
+    assert "".join(rounds.values_list("winner", flat=True)) == "PB" * 40
+    run("shoe_deal", "b", "--pattern", "TTB2.", "--end")
+    shoe = Table.objects.get(slug="b").shoes.order_by("-number").first()
+    assert shoe is not None and shoe.number == 2 and shoe.rounds.count() == 5 and shoe.state != "open"
+    assert "".join(shoe.rounds.order_by("number").values_list("winner", flat=True))[:3] == "TTB"
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("nowhere", "--shoe", "normal"), "table: no table"),
+        (("b", "--pattern", "PBQ"), "pattern: round 3"),
+        (("b", "--pattern", "P", "--rounds", "-1"), "rounds"),
+    ],
+)
+def test_shoe_deal_refuses_what_it_cannot_deal_and_changes_nothing(db, args: tuple[str, ...], message: str) -> None:
+    run("table_create", "--slug", "b", "--name", "B")
+    with pytest.raises(CommandError, match=message):
+        run("shoe_deal", *args)
+    assert not Round.objects.exists() and not Table.objects.get(slug="b").shoes.exists()
