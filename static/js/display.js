@@ -19,24 +19,39 @@
   // does: cells of the size its area gives it (display.css: the Big Road's is --big-cell,
   // one size all shoe long), the grid running on to the box's right edge, and when the
   // shoe has more columns than the box holds, its newest ones, saying how many earlier
-  // ones are off screen. Nothing here changes a box's size: a push costs no layout of the
-  // rest of the screen.
-  function fit(svg, most) {
+  // ones are off screen. Nothing here changes a box's size, and every box is read before
+  // any road is drawn: a push lays the screen out once for the script, once to paint.
+  function measure(svg) {
     var box = svg.parentElement, view = svg.getAttribute("viewBox");
-    if (!box || !view) return;
+    if (!box || !view) return null;
     if (view !== svg.dataset.fitted) svg.dataset.server = view; // a push drew it again or moved it
-    var first = Number(svg.dataset.server.split(" ")[0]) / CELL;
-    var width = box.clientWidth, height = box.clientHeight;
-    if (!width || !height) return;
-    var marks = svg.querySelector("g"), newest = first - 1;
-    if (marks && marks.childElementCount) {
-      var b = marks.getBBox();
-      newest = Math.floor((b.x + b.width) / CELL);
-    }
     var name = (/road-(\w+)/.exec(svg.getAttribute("class")) || [])[1];
-    var cell = Math.min(most || Infinity, height / ROWS, width / (ACROSS[name] || 1));
+    return { svg: svg, name: name, width: box.clientWidth, height: box.clientHeight };
+  }
+
+  // The newest column with a mark, read from the marks' path data (no layout: a box would
+  // need one), or one before `first` with none.
+  function newest(svg, first) {
+    var last = first - 1;
+    svg.querySelectorAll("g path").forEach(function (path) {
+      var numbers = (path.getAttribute("d") || "").match(/-?[\d.]+/g) || [];
+      for (var i = 0; i < numbers.length; i += 2) last = Math.max(last, Math.floor(+numbers[i] / CELL));
+    });
+    return last;
+  }
+
+  // The largest cell a road's box gives it, no larger than `most`.
+  function room(road, most) {
+    return Math.min(most || Infinity, road.height / ROWS, road.width / (ACROSS[road.name] || 1));
+  }
+
+  // Draw a measured road in cells of `cell` px (writes only).
+  function place(road, cell) {
+    var svg = road.svg, width = road.width;
+    if (!width || !road.height || !isFinite(cell)) return;
+    var first = Number(svg.dataset.server.split(" ")[0]) / CELL;
     var shown = Math.max(1, Math.floor(width / cell));
-    var start = Math.max(first, newest + 2 - shown);
+    var start = Math.max(first, newest(svg, first) + 2 - shown);
     var fitted = start * CELL + " 0 " + shown * CELL + " " + ROWS * CELL;
     svg.dataset.fitted = fitted;
     svg.dataset.cell = cell.toFixed(1); // for the tests and for whoever looks
@@ -52,25 +67,24 @@
       var defs = document.getElementById("road-defs"), words = defs ? defs.dataset : {};
       earlier.textContent = ((start === 1 ? words.textEarlierOne : words.textEarlierOther) || "").replace("{n}", start);
     }
-    return cell;
-  }
-
-  // The largest cell a road's box gives it (its height over its rows), before any is drawn.
-  function room(svg) {
-    var box = svg.parentElement;
-    return box && box.clientHeight ? box.clientHeight / ROWS : Infinity;
   }
 
   function fitAll() {
+    var roads = Array.prototype.slice.call(document.querySelectorAll("#display svg.road")).map(measure).filter(Boolean);
+    var big = null, bead = null, derived = [];
+    roads.forEach(function (road) {
+      if (road.name === "big_road") big = road;
+      else if (road.name === "bead_plate") bead = road;
+      else derived.push(road);
+    });
     // The Big Road first: no other road's cells are larger.
-    var big = document.querySelector("#display svg.road-big_road"), main = (big && fit(big)) || Infinity;
-    var bead = document.querySelector("#display svg.road-bead_plate");
-    if (bead) fit(bead, main);
+    var main = big ? room(big) : Infinity;
+    if (big) place(big, main);
+    if (bead) place(bead, room(bead, main));
     // The three derived roads in one cell size, the smallest their boxes allow: marks of
     // one size read as one kind of road, side by side or one above another.
-    var derived = Array.prototype.slice.call(document.querySelectorAll("#display svg.road:not(.road-big_road):not(.road-bead_plate)"));
-    var one = Math.min.apply(null, derived.map(room).concat([main * DERIVED_SHARE]));
-    derived.forEach(function (svg) { fit(svg, one); });
+    var one = Math.min.apply(null, derived.map(function (road) { return room(road); }).concat([main * DERIVED_SHARE]));
+    derived.forEach(function (road) { place(road, one); });
   }
 
   function quiet() {

@@ -4,8 +4,11 @@
 // fill the screen, every card of a page the same size and every page at one scale (its
 // cells the smallest any page needs), so the wall does not jump as it turns. Each card's roads are sized so
 // their six rows fill what the card has left, smaller (never under what reads from 3 m)
-// so the page's whole shoes show from their first column, else their newest columns; a
-// pushed card is fitted as it arrives.
+// so the page's whole shoes show from their first column, else their newest columns and
+// a note of how many earlier ones are left out. The wall is measured once per layout (its
+// tables a page, the screen, a card's heads); a push only writes the sizes worked out
+// then into the card it brings (no layout is read per push: a TV box keeps up with
+// every table dealing at once).
 (function () {
   var grid = document.getElementById("lobby-grid");
   if (!grid) return;
@@ -17,7 +20,12 @@
   var MIN_SIDE = 14, MIN_STACKED = 12, MIN_TALL = 8;
   var BIG_ENOUGH = 56; // px: a bigger cell reads no better from 3 m, more columns tell more
   var SMALLEST = 24; // px: a smaller cell is hard to read from 3 m, taken only if nothing else fits
-  var page = 0, laidOut = "";
+  var page = 0;
+  var measured = null; // the wall as last measured: {key, width, height, gap, a} of a card's roads
+  var looked = {}; // each table's good roads when its card's heads were last looked at
+  var shelves = {}; // each table's room beside its name for good roads (px), as last measured
+  var badge = null; // a good road's font and its padding and borders (px), as last measured
+  var ink = document.createElement("canvas").getContext("2d"); // measures a text without a layout
 
   function cards() { return Array.prototype.slice.call(grid.querySelectorAll(".table-card")); }
 
@@ -40,30 +48,40 @@
     })[0];
   }
 
+  // The first and last columns a road's marks are in (-1 with none), read from their path
+  // data, not their box: a card on another page is hidden and has none, and reading a
+  // box would lay the page out.
+  function span(svg) {
+    var first = Infinity, last = -1;
+    (svg ? svg.querySelectorAll("g path") : []).forEach(function (path) {
+      var numbers = (path.getAttribute("d") || "").match(/-?[\d.]+/g) || [];
+      for (var i = 0; i < numbers.length; i += 2) {
+        var column = Math.floor(+numbers[i] / CELL);
+        first = Math.min(first, column);
+        last = Math.max(last, column);
+      }
+    });
+    return { first: last < 0 ? 0 : first, last: last };
+  }
+
   // Show `columns` columns of a road (a fraction shows part of one more, to fill the box),
   // ending one past its newest column, as the table page does; never left of the first
-  // column the card drew marks for.
+  // column the card drew marks for. Columns left out are said in the road's note.
   function view(svg, columns) {
-    var marks = svg.querySelector("g"), box = marks && marks.getBBox(), first = 0, last = -1;
-    if (box && box.width + box.height > 0) {
-      first = Math.floor(box.x / CELL);
-      last = Math.floor((box.x + box.width) / CELL);
-    }
-    var start = Math.max(first, last + 2 - Math.floor(columns));
+    var marks = span(svg), start = Math.max(marks.first, marks.last + 2 - Math.floor(columns));
     svg.setAttribute("viewBox", [start * CELL, 0, columns * CELL, ROWS * CELL].join(" "));
+    var note = svg.parentElement.querySelector(".card-earlier"), left = start - marks.first;
+    if (!note) return;
+    note.hidden = left < 1;
+    // The words are the template's, in the page's language (tables/_road_defs.html).
+    var defs = document.getElementById("road-defs"), words = defs ? defs.dataset : {};
+    note.textContent = left < 1 ? "" : ((left === 1 ? words.textEarlierOne : words.textEarlierOther) || "").replace("{n}", left);
   }
 
   // The columns a card's roads hold, from the shoe's first to one past the newest (a
   // card draws the whole shoe's marks: tables/templatetags/road_svg.py).
-  // Read from the marks' path data, not their box: a card on another page is hidden and
-  // has none, and the wall sizes every page for the longest shoe on it.
   function needed(svg) {
-    var last = -1;
-    (svg ? svg.querySelectorAll("g path") : []).forEach(function (path) {
-      var numbers = (path.getAttribute("d") || "").match(/-?[\d.]+/g) || [];
-      for (var i = 0; i < numbers.length; i += 2) last = Math.max(last, Math.floor(+numbers[i] / CELL));
-    });
-    return last + 2;
+    return span(svg).last + 2;
   }
 
   // What the cards need to show their whole shoes: the most columns any of them needs,
@@ -77,36 +95,73 @@
     return most;
   }
 
-  // Size a card's roads for the page's shoes (`want`), their cells no bigger than `most`
-  // px (the wall's scale); returns the cell it drew them at.
-  function fit(card, want, most) {
+  // The sizes of every card's roads for the wall's shoes (`want`), in a card's roads box as
+  // measured (`m`): side by side or stacked as the box suits best, the cells smaller (down
+  // to SMALLEST) when that shows the wall's whole shoes. Arithmetic only: no layout.
+  function sizes(m, want) {
+    var a = m.a, across = a.stacked ? m.width : m.width - m.gap;
+    var need = a.stacked ? Math.max(want.bead, want.big) : want.bead + want.big;
+    var cell = Math.min(a.cell, Math.max(SMALLEST, across / need)), whole = across / cell >= need - 0.01;
+    return {
+      stacked: a.stacked, cell: cell, width: m.width, height: m.height, across: across,
+      used: ((a.stacked ? 2 * ROWS : ROWS) * cell + (a.stacked ? m.gap : 0)) / m.height,
+      // The Bead Plate's whole shoe when it all fits, else a third, as on a lobby card.
+      beadColumns: a.stacked ? 0 : whole ? want.bead : Math.round(across / cell / 3)
+    };
+  }
+
+  // Draw a card's roads at the sizes `s` (writes only); `key` marks the card as drawn so.
+  function apply(card, s, key) {
     var roads = card.querySelector(".card-roads");
     var bead = roads && roads.querySelector("svg.road-bead_plate"), big = roads && roads.querySelector("svg.road-big_road");
     if (!bead || !big) return;
+    roads.classList.toggle("stacked", s.stacked);
+    // Rows of square cells that fill less than the box: the card centres them.
+    roads.style.height = s.used < 0.995 ? s.used * s.height + "px" : "";
+    if (s.stacked) {
+      roads.style.gridTemplateColumns = "";
+      view(bead, s.width / s.cell);
+      view(big, s.width / s.cell);
+    } else {
+      roads.style.gridTemplateColumns = s.beadColumns * s.cell + "px minmax(0, 1fr)";
+      view(bead, s.beadColumns);
+      view(big, (s.across - s.beadColumns * s.cell) / s.cell);
+    }
+    card.dataset.cell = s.cell.toFixed(1); // for the tests and for whoever looks
+    card.dataset.fitted = key;
+  }
+
+  // Measure the wall for `per` tables a page: its grid, its cards' heads, and the box a
+  // card leaves its roads (every card of every page is that size: screen.css).
+  function measure(pages, per, key) {
+    reveal(pages, pages[0]);
+    layout(per, pages[0][0]);
+    heads(pages);
+    reveal(pages, pages[0]);
+    var roads = pages[0][0].querySelector(".card-roads");
+    if (!roads) return null;
     roads.classList.remove("stacked");
     roads.style.gridTemplateColumns = roads.style.height = "";
-    var gap = parseFloat(getComputedStyle(roads).columnGap) || 0;
-    var width = roads.clientWidth, height = roads.clientHeight, a = arrangement(width, height, gap);
-    // Smaller cells, down to SMALLEST, when that shows the page's whole shoes.
-    var across = a.stacked ? width : width - gap, need = a.stacked ? Math.max(want.bead, want.big) : want.bead + want.big;
-    var cell = Math.min(a.cell, Math.max(SMALLEST, across / need), most || Infinity), whole = across / cell >= need - 0.01;
-    var used = ((a.stacked ? 2 * ROWS : ROWS) * cell + (a.stacked ? gap : 0)) / height;
-    roads.classList.toggle("stacked", a.stacked);
-    if (used < 0.995) { // rows of square cells fill no more than this: the card centres them
-      roads.style.height = used * height + "px";
-    }
-    if (a.stacked) {
-      view(bead, width / cell);
-      view(big, width / cell);
-    } else {
-      // The Bead Plate's whole shoe when it all fits, else a third, as on a lobby card.
-      var beadColumns = whole ? want.bead : Math.round(across / cell / 3);
-      roads.style.gridTemplateColumns = beadColumns * cell + "px minmax(0, 1fr)";
-      view(bead, beadColumns);
-      view(big, (across - beadColumns * cell) / cell);
-    }
-    card.dataset.cell = cell.toFixed(1); // for the tests and for whoever looks
-    return cell;
+    // Its box as laid out, to the fraction of a pixel (clientWidth rounds, up as often as
+    // not: cells a hair too large for it would be drawn smaller than worked out).
+    var gap = parseFloat(getComputedStyle(roads).columnGap) || 0, box = roads.getBoundingClientRect();
+    return { key: key, width: box.width, height: box.height, gap: gap, a: arrangement(box.width, box.height, gap) };
+  }
+
+  // Whether a card that came in a push has no room beside its name for its first good
+  // road, on a wall whose cards keep their good roads there (one look, at that card).
+  // Its badge's width is worked out from its text in the badges' font, against the room its
+  // table's name left when the wall was measured (a name does not change in a push); what
+  // was never measured sends the wall to be measured again.
+  function crowded(card) {
+    var slug = card.dataset.table, roads = card.dataset.goodRoads || "", same = looked[slug] === roads;
+    looked[slug] = roads;
+    if (same || !roads || grid.classList.contains("heads-stacked")) return false;
+    var first = card.querySelector(".card-badges .badge");
+    if (!first) return false;
+    if (!badge || shelves[slug] === undefined) return true;
+    ink.font = badge.font;
+    return ink.measureText(first.textContent.trim()).width + badge.extra > shelves[slug] + 0.5;
   }
 
   // The grid for `count` cards: every columns × rows that holds them, measured on the
@@ -140,14 +195,26 @@
   // a name and the cards stay alike from page to page. `pages` are the wall's pages.
   function heads(pages) {
     grid.classList.remove("heads-stacked");
-    var crowded = pages.some(function (here) {
+    var tight = false;
+    pages.forEach(function (here) {
       reveal(pages, here);
-      return here.some(function (card) {
+      here.forEach(function (card) {
         var shelf = card.querySelector(".card-badges"), first = shelf && shelf.firstElementChild;
-        return !!first && first.getBoundingClientRect().width > shelf.clientWidth + 0.5;
+        looked[card.dataset.table] = card.dataset.goodRoads || "";
+        shelves[card.dataset.table] = shelf ? shelf.clientWidth : 0;
+        if (first && first.classList.contains("badge") && !badge) {
+          var style = getComputedStyle(first);
+          badge = {
+            font: [style.fontStyle, style.fontWeight, style.fontSize, style.fontFamily].join(" "),
+            extra: ["paddingLeft", "paddingRight", "borderLeftWidth", "borderRightWidth"].reduce(function (sum, name) {
+              return sum + (parseFloat(style[name]) || 0);
+            }, 0)
+          };
+        }
+        tight = tight || (!!first && first.getBoundingClientRect().width > shelf.clientWidth + 0.5);
       });
     });
-    grid.classList.toggle("heads-stacked", crowded);
+    grid.classList.toggle("heads-stacked", tight);
   }
 
   // Tables of one name told apart: each one's table ID shown beside its name.
@@ -190,24 +257,22 @@
     var pages = [];
     for (var p = 0; p < count; p++) pages.push(all.slice(p * per, (p + 1) * per));
     page = page % count;
+    named(all);
     // Every page of the wall at one scale, so it does not jump as it turns: laid out for
     // the fullest page (a shorter last page leaves slots empty), its heads alike on every
-    // page, and its roads' cells the smallest any page needs for the wall's shoes.
+    // page, and its roads' cells the smallest any page needs for the wall's shoes. Measured
+    // again only when the screen, the tables a page or a new card's heads ask for it.
     var key = per + ":" + innerWidth + "x" + innerHeight;
-    if (all.length && key !== laidOut) {
-      reveal(pages, pages[0]);
-      layout(per, pages[0][0]);
-      laidOut = key;
+    var fresh = all.filter(function (card) { return card.dataset.fitted === undefined; });
+    if (all.length && (!measured || measured.key !== key || fresh.some(crowded))) {
+      measured = measure(pages, per, key);
     }
-    named(all);
-    heads(pages);
-    var want = wanted(all), scale = Infinity;
-    pages.forEach(function (here) {
-      if (pages.length > 1) reveal(pages, here);
-      here.forEach(function (card) { scale = Math.min(scale, fit(card, want) || Infinity); });
-    });
+    if (measured && all.length) {
+      var s = sizes(measured, wanted(all)), drawn = measured.key + ":" + s.cell.toFixed(2) + ":" + s.beadColumns;
+      // A card already drawn at these sizes is left alone; a pushed one (new) is drawn.
+      all.forEach(function (card) { if (card.dataset.fitted !== drawn) apply(card, s, drawn); });
+    }
     reveal(pages, pages[page]);
-    pages[page].forEach(function (card) { fit(card, want, scale); });
     pager(all.length, count, turned !== false);
   }
 

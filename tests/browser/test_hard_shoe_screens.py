@@ -66,3 +66,30 @@ def test_the_table_page_of_each_hard_shoe_runs_off_no_screen(server: LiveServer,
             page.goto(f"{server.url}/tables/{shoe}/")
             page.wait_for_selector("#connection.connection-live", state="attached")
             assert page_width(page) <= page.viewport_size["width"], shoe
+
+
+# Each wall card's roads: the columns its viewBox leaves out on the left of the first mark
+# the card drew, and the note it shows ("" when hidden).
+WALL_ROADS_JS = """() => [...document.querySelectorAll('#lobby-grid .table-card svg.road')].map(svg => {
+    const xs = [...svg.querySelectorAll('g path')].flatMap(p => (p.getAttribute('d').match(/-?[\\d.]+/g) || [])
+        .filter((_, i) => i % 2 == 0).map(x => Math.floor(+x / 20)));
+    const note = svg.parentElement.querySelector('.card-earlier');
+    return {table: svg.closest('.table-card').dataset.table, road: svg.id,
+            left: xs.length ? svg.viewBox.baseVal.x / 20 - Math.min(...xs) : 0,
+            note: note && !note.hidden ? note.textContent : ''};
+})"""
+
+
+@pytest.mark.parametrize("size", ["tv", "tv-portrait"])
+def test_each_wall_card_shows_its_whole_shoe_or_says_how_many_columns_it_leaves_out(
+    server: LiveServer, browser: Any, size: str
+) -> None:
+    with sized_page(browser, size) as page:
+        page.goto(f"{server.url}/lobby/screen/")
+        page.wait_for_selector("#lobby-grid .table-card[data-fitted]")
+        screenshot(page, f"hard-wall-{size}", full_page=False)
+        roads = page.evaluate(WALL_ROADS_JS)
+        assert len(roads) == 2 * len(SHOES)
+        unsaid = [r for r in roads if (r["left"] > 0) != (f"‹ {r['left']:.0f} earlier" in r["note"])]
+        assert unsaid == []
+        assert any(r["left"] > 0 for r in roads)  # the choppy shoe is longer than a card
