@@ -59,7 +59,17 @@ def test_an_anonymous_visitor_opens_a_rounds_receipt_and_sees_its_cards_and_mark
         page.goto(f"{server.url}/rounds/{ids[2]}/")
         assert page.locator(".receipt-void").inner_text().startswith("Voided: scanner fault\n")
         assert page.locator("rect.marked").count() == 0
+        # Nothing of a voided round reads as won: its verdict and every bet's line struck through.
+        struck = "e => getComputedStyle(e).textDecorationLine"
+        assert page.locator(".receipt-cards .verdict").evaluate(struck) == "line-through"
+        assert {td.evaluate(struck) for td in page.locator(".receipt-bets td").all()} == {"line-through"}
         screenshot(page, "receipt-voided-phone-390")
+        page.goto(f"{server.url}/tables/{slug}/")
+        voided = page.locator(f"#history tr.voided:has(a[href='/rounds/{ids[2]}/'])")
+        assert voided.locator(".result").evaluate(struck) == "line-through"
+        assert {tag.evaluate(struck) for tag in voided.locator(".tag-win").all()} <= {"line-through"}
+        assert voided.locator(".tag-voided").evaluate("t => getComputedStyle(t).display") == "inline-block"  # unstruck
+        voided.screenshot(path=str(SCREENS / "receipt-voided-history-phone-390.png"))
         response = page.goto(f"{server.url}/rounds/NOSUCHROUND/")
         assert response is not None and response.status == 404
         assert page.locator("h1").inner_text() == "No such round"

@@ -105,6 +105,9 @@ def test_a_voided_rounds_bets_read_as_void_not_as_won(owner, rounds) -> None:
     assert void(client, round_).status_code == 302
     after = client.get(f"/admin/tables/round/{round_.pk}/change/").content.decode()
     assert find_all(after, "table", cls="desk-bets-voided") and find_all(after, "p", cls="desk-bets-void")
+    # When it was voided, in the zone the round's own time is given in.
+    [note] = find_all(after, "p", cls="desk-void-note")
+    assert " UTC by " in note.text and "card misread" in note.text
 
 
 def test_staff_without_the_void_permission_is_refused_and_nothing_changes(viewer, rounds) -> None:
