@@ -33,12 +33,12 @@
   // or stacked (twelve), with the biggest cells that still show enough columns. Its
   // score weighs the cell's size (up to BIG_ENOUGH) against the height its rows leave
   // empty, then the columns; it compares arrangements, and grids by their cards'.
-  function arrangement(width, height, gap) {
+  function arrangement(width, height, gaps) {
     function option(stacked, minColumns, weight) {
-      var rows = stacked ? 2 * ROWS : ROWS, across = stacked ? width : width - gap;
-      var cell = Math.min((height - (stacked ? gap : 0)) / rows, across / minColumns);
+      var rows = stacked ? 2 * ROWS : ROWS, across = stacked ? width : width - gaps.across;
+      var cell = Math.min((height - (stacked ? gaps.down : 0)) / rows, across / minColumns);
       if (!(cell > 0)) return { stacked: stacked, cell: 0, columns: 0, used: 0, score: 0 };
-      var used = (rows * cell + (stacked ? gap : 0)) / height, columns = across / cell;
+      var used = (rows * cell + (stacked ? gaps.down : 0)) / height, columns = across / cell;
       if (cell < SMALLEST) weight /= 2;
       var score = weight * Math.min(cell, BIG_ENOUGH) * used * used + (stacked ? 2 : 1) * columns / 1000;
       return { stacked: stacked, cell: cell, columns: columns, used: used, score: score };
@@ -46,6 +46,19 @@
     return [option(false, MIN_SIDE, 1), option(true, MIN_STACKED, 1), option(true, MIN_TALL, 0.5)].sort(function (a, b) {
       return b.score - a.score;
     })[0];
+  }
+
+  // The space between a card's two roads side by side (across) and one above the other
+  // (down: room for the lower road's note of columns left out, screen.css).
+  function gaps(roads) {
+    var style = getComputedStyle(roads);
+    return { across: parseFloat(style.columnGap) || 0, down: parseFloat(style.rowGap) || 0 };
+  }
+
+  // Whether a card's facts run past its side (a label or a count cut off by the card).
+  function labelsCut(card) {
+    var facts = card.querySelector(".facts");
+    return !!facts && facts.scrollWidth > facts.clientWidth + 1;
   }
 
   // The first and last columns a road's marks are in (-1 with none), read from their path
@@ -68,14 +81,19 @@
   // ending one past its newest column, as the table page does; never left of the first
   // column the card drew marks for. Columns left out are said in the road's note.
   function view(svg, columns) {
-    var marks = span(svg), start = Math.max(marks.first, marks.last + 2 - Math.floor(columns));
+    // (A hair under a whole column is a whole one: sizes worked out to a fraction of a pixel.)
+    var marks = span(svg), start = Math.max(marks.first, marks.last + 2 - Math.floor(columns + 1e-6));
     svg.setAttribute("viewBox", [start * CELL, 0, columns * CELL, ROWS * CELL].join(" "));
-    var note = svg.parentElement.querySelector(".card-earlier"), left = start - marks.first;
-    if (!note) return;
-    note.hidden = left < 1;
+    // The note is the road's box's data-earlier, which screen.css shows above it: no element
+    // of its own, so a pushed card carries not a byte more for it.
+    var holder = svg.parentElement, left = start - marks.first;
+    if (left < 1) {
+      delete holder.dataset.earlier;
+      return;
+    }
     // The words are the template's, in the page's language (tables/_road_defs.html).
     var defs = document.getElementById("road-defs"), words = defs ? defs.dataset : {};
-    note.textContent = left < 1 ? "" : ((left === 1 ? words.textEarlierOne : words.textEarlierOther) || "").replace("{n}", left);
+    holder.dataset.earlier = ((left === 1 ? words.textEarlierOne : words.textEarlierOther) || "").replace("{n}", left);
   }
 
   // The columns a card's roads hold, from the shoe's first to one past the newest (a
@@ -99,12 +117,12 @@
   // measured (`m`): side by side or stacked as the box suits best, the cells smaller (down
   // to SMALLEST) when that shows the wall's whole shoes. Arithmetic only: no layout.
   function sizes(m, want) {
-    var a = m.a, across = a.stacked ? m.width : m.width - m.gap;
+    var a = m.a, across = a.stacked ? m.width : m.width - m.gaps.across;
     var need = a.stacked ? Math.max(want.bead, want.big) : want.bead + want.big;
     var cell = Math.min(a.cell, Math.max(SMALLEST, across / need)), whole = across / cell >= need - 0.01;
     return {
       stacked: a.stacked, cell: cell, width: m.width, height: m.height, across: across,
-      used: ((a.stacked ? 2 * ROWS : ROWS) * cell + (a.stacked ? m.gap : 0)) / m.height,
+      used: ((a.stacked ? 2 * ROWS : ROWS) * cell + (a.stacked ? m.gaps.down : 0)) / m.height,
       // The Bead Plate's whole shoe when it all fits, else a third, as on a lobby card.
       beadColumns: a.stacked ? 0 : whole ? want.bead : Math.round(across / cell / 3)
     };
@@ -144,8 +162,8 @@
     roads.style.gridTemplateColumns = roads.style.height = "";
     // Its box as laid out, to the fraction of a pixel (clientWidth rounds, up as often as
     // not: cells a hair too large for it would be drawn smaller than worked out).
-    var gap = parseFloat(getComputedStyle(roads).columnGap) || 0, box = roads.getBoundingClientRect();
-    return { key: key, width: box.width, height: box.height, gap: gap, a: arrangement(box.width, box.height, gap) };
+    var g = gaps(roads), box = roads.getBoundingClientRect();
+    return { key: key, width: box.width, height: box.height, gaps: g, a: arrangement(box.width, box.height, g) };
   }
 
   // Whether a card that came in a push has no room beside its name for its first good
@@ -177,10 +195,10 @@
       grid.style.setProperty("--rows", rows);
       var roads = sample.querySelector(".card-roads");
       if (!roads) break;
-      var gap = parseFloat(getComputedStyle(roads).columnGap) || 0;
-      // Slots the page leaves empty are screen its tables do not use.
-      var a = arrangement(roads.clientWidth, roads.clientHeight, gap);
-      var score = a.score * count / (cols * rows);
+      // Slots the page leaves empty are screen its tables do not use; a card whose facts'
+      // labels are cut reads worse than one whose roads are a little smaller.
+      var a = arrangement(roads.clientWidth, roads.clientHeight, gaps(roads));
+      var score = a.score * count / (cols * rows) * (labelsCut(sample) ? 0.5 : 1);
       if (!best || score > best.score) best = { cols: cols, rows: rows, score: score };
     }
     if (best) {

@@ -73,10 +73,9 @@ def test_the_table_page_of_each_hard_shoe_runs_off_no_screen(server: LiveServer,
 WALL_ROADS_JS = """() => [...document.querySelectorAll('#lobby-grid .table-card svg.road')].map(svg => {
     const xs = [...svg.querySelectorAll('g path')].flatMap(p => (p.getAttribute('d').match(/-?[\\d.]+/g) || [])
         .filter((_, i) => i % 2 == 0).map(x => Math.floor(+x / 20)));
-    const note = svg.parentElement.querySelector('.card-earlier');
     return {table: svg.closest('.table-card').dataset.table, road: svg.id,
             left: xs.length ? svg.viewBox.baseVal.x / 20 - Math.min(...xs) : 0,
-            note: note && !note.hidden ? note.textContent : ''};
+            note: svg.parentElement.dataset.earlier || ''};
 })"""
 
 

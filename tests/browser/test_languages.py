@@ -133,6 +133,6 @@ def test_a_chart_writes_its_numbers_with_the_decimal_mark_the_page_s_tables_use(
 ) -> None:
     with sized_page(browser, "desktop") as page:
         page.goto(f"{server.url}/tables/{dealt}/?lang={language}")
-        page.wait_for_function("document.querySelector('[data-chart]')?.layout")
+        page.wait_for_function("() => document.querySelector('[data-chart]')?.layout")
         separators = page.evaluate("[...document.querySelectorAll('[data-chart]')].map(c => c.layout.separators)")
         assert separators and set(separators) == {marks}

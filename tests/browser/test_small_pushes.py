@@ -267,7 +267,7 @@ def test_the_ask_buttons_show_the_next_marks_of_the_state_a_page_reached_by_delt
     # Toggled on, the button keeps showing the next marks of each round that comes.
     page.click("[data-ask=P]")
     post_and_see(server, page, "asking", player_win(7))
-    page.wait_for_function("document.getElementById('roads').dataset.asksAt.endsWith(':8:0')", timeout=3000)
+    page.wait_for_function("() => document.getElementById('roads').dataset.asksAt.endsWith(':8:0')", timeout=3000)
     fresh.reload()
     assert shown_asks(page) == shown_asks(fresh)
     fresh.close()

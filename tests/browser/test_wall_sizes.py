@@ -1,0 +1,58 @@
+"""The lobby wall with 1, 6, 12, 13 and 24 tables (issue 52, item 2), on a landscape and a
+portrait TV: names as casinos give them (long ones too), shoes from a few rounds to a
+whole one. No text is cut (a label, a name, a count), nothing scrolls, and every card's
+roads show their whole shoe or say how many columns they leave out. The wall grows from
+one table to 24 in one test: a table dealt once serves every wall after it."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from .browsing import LiveServer, page_width, screenshot, serving, sized_page, table_with_limits
+from .measuring import WELL_SET, text_faults
+
+NAMES = [
+    "Baccarat Royale", "Carousel", "Dragon Phoenix", "Golden Lotus Salon", "Imperial 8", "Jade Garden",
+    "Lucky Panda", "Macau Classic", "Ocean Pearl Private", "Red Lantern", "Silver Moon", "Tiger Eye",
+    *(f"Baccarat {n}" for n in range(13, 25)),
+]  # fmt: skip
+COUNTS = (1, 6, 12, 13, 24)
+
+# Each card's roads: the columns its view leaves out left of the first mark the card drew,
+# and whether a note says so.
+UNSAID_JS = """() => [...document.querySelectorAll('#lobby-grid .table-card:not([hidden]) svg.road')].filter(svg => {
+    const xs = [...svg.querySelectorAll('g path')].flatMap(p => (p.getAttribute('d').match(/-?[\\d.]+/g) || [])
+        .filter((_, i) => i % 2 == 0).map(x => Math.floor(+x / 20)));
+    const left = xs.length ? Math.round(svg.viewBox.baseVal.x / 20 - Math.min(...xs)) : 0;
+    const note = svg.parentElement.dataset.earlier || '';
+    return (left > 0) !== note.includes(String(left));
+}).map(svg => svg.closest('.table-card').dataset.table + ' ' + svg.id)"""
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
+    yield from serving(LiveServer(tmp_path_factory.mktemp("wall-sizes")))
+
+
+def test_walls_of_1_6_12_13_and_24_tables_cut_no_text_and_say_what_their_roads_leave_out(
+    server: LiveServer, browser: Any
+) -> None:
+    made = 0
+    for count in COUNTS:
+        for n in range(made, count):  # the tables so far, and the ones this wall adds
+            slug = f"w{n:02d}"
+            table_with_limits(server, slug, NAMES[n])
+            # Every sixth a shoe longer than its card shows (dealing costs: each round's odds).
+            server.manage("shoe_deal", slug, "--pattern", "." * (64 if n % 6 == 0 else 6), "--seed", str(n))
+        made = count
+        for size in ("tv", "tv-portrait"):
+            with sized_page(browser, size) as page:
+                page.goto(f"{server.url}/lobby/screen/")
+                page.wait_for_selector("#lobby-grid .table-card[data-fitted]")
+                screenshot(page, f"wall-{count}-{size}", full_page=False)
+                assert text_faults(page, "#lobby-grid") == WELL_SET, f"{count} tables, {size}"
+                assert page_width(page) <= page.viewport_size["width"]
+                assert page.evaluate(UNSAID_JS) == [], f"{count} tables, {size}"
