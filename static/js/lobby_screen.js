@@ -21,7 +21,7 @@
   var BIG_ENOUGH = 56; // px: a bigger cell reads no better from 3 m, more columns tell more
   var SMALLEST = 24; // px: a smaller cell is hard to read from 3 m, taken only if nothing else fits
   var page = 0;
-  var measured = null; // the wall as last measured: {key, width, height, gap, a} of a card's roads
+  var measured = null; // the wall as last measured: {key, width, height, gaps, a} of a card's roads
   var looked = {}; // each table's good roads when its card's heads were last looked at
   var shelves = {}; // each table's room beside its name for good roads (px), as last measured
   var badge = null; // a good road's font and its padding and borders (px), as last measured
