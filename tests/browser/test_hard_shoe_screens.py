@@ -30,7 +30,7 @@ def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[LiveServer]:
         yield live
 
 
-@pytest.mark.parametrize("size", ["tv", "tv-portrait", "desktop"])
+@pytest.mark.parametrize("size", ["tv", "tv-portrait"])
 @pytest.mark.parametrize("shoe", SHOES)
 def test_the_display_leads_with_the_big_road_says_what_is_off_screen_and_fills_the_screen(
     server: LiveServer, browser: Any, shoe: str, size: str
@@ -39,7 +39,7 @@ def test_the_display_leads_with_the_big_road_says_what_is_off_screen_and_fills_t
         page.goto(f"{server.url}/tables/{shoe}/display/")
         page.wait_for_selector("#display svg.road-big_road[data-cell]")
         screenshot(page, f"hard-display-{shoe}-{size}", full_page=False)
-        assert display_road_faults(page, tv=size != "desktop") == []
+        assert display_road_faults(page, tv=True) == []
         assert off_screen(page) == [] and page_width(page) <= page.viewport_size["width"]
         assert text_faults(page, "#display") == WELL_SET
         empty = empty_share(page)

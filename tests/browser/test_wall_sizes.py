@@ -45,8 +45,8 @@ def test_walls_of_1_6_12_13_and_24_tables_cut_no_text_and_say_what_their_roads_l
         for n in range(made, count):  # the tables so far, and the ones this wall adds
             slug = f"w{n:02d}"
             table_with_limits(server, slug, NAMES[n])
-            # Every sixth a shoe longer than its card shows (dealing costs: each round's odds).
-            server.manage("shoe_deal", slug, "--pattern", "." * (64 if n % 6 == 0 else 6), "--seed", str(n))
+            # A few shoes longer than a card shows (dealing costs: each round's odds).
+            server.manage("shoe_deal", slug, "--pattern", "." * (64 if n in (0, 5, 12) else 6), "--seed", str(n))
         made = count
         for size in ("tv", "tv-portrait"):
             with sized_page(browser, size) as page:
