@@ -136,11 +136,15 @@ for body in json.loads({rounds!r}):
 
 
 def serving(live: LiveServer) -> Iterator[LiveServer]:
-    """``live`` prepared, started, and stopped after (a module fixture's body)."""
-    live.prepare()
-    live.start()
-    yield live
-    live.close()
+    """``live`` prepared, started, and stopped after (a module fixture's body), however it
+    ends: a start that fails, or a loop over it left by an exception (the gallery's),
+    leaves no server or manage.py process behind."""
+    try:
+        live.prepare()
+        live.start()
+        yield live
+    finally:
+        live.close()
 
 
 def refused_by_policy(page: Any) -> list[str]:
