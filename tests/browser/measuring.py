@@ -352,3 +352,25 @@ EMPTY_JS = """(step) => {
 def empty_share(page: Any, step: int = 12) -> float:
     """The share of the screen left blank (:data:`EMPTY_JS`)."""
     return float(page.evaluate(EMPTY_JS, step))
+
+
+# Each wall card's roads: the columns its viewBox leaves out on the left of the first mark
+# the card drew, and the note it shows ("" when hidden).
+WALL_ROADS_JS = """() => [...document.querySelectorAll('#lobby-grid .table-card svg.road')].map(svg => {
+    const xs = [...svg.querySelectorAll('g path')].flatMap(p => (p.getAttribute('d').match(/-?[\\d.]+/g) || [])
+        .filter((_, i) => i % 2 == 0).map(x => Math.floor(+x / 20)));
+    return {table: svg.closest('.table-card').dataset.table, road: svg.id,
+            left: xs.length ? svg.viewBox.baseVal.x / 20 - Math.min(...xs) : 0,
+            note: svg.parentElement.dataset.earlier || ''};
+})"""
+
+
+def wall_roads_unsaid(page: Any) -> list[str]:
+    """The wall's roads that leave columns out without a note saying how many, or say so
+    with none left out (:data:`WALL_ROADS_JS`; the note in the page's language)."""
+    return [
+        f"{road['table']} {road['road']}"
+        for road in page.evaluate(WALL_ROADS_JS)
+        if (road["left"] > 0) != (road["left"] > 0 and str(round(road["left"])) in road["note"])
+        or (road["left"] <= 0 and road["note"])
+    ]

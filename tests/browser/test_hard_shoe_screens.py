@@ -14,7 +14,7 @@ import pytest
 from tables.game.patterns import HARD_SHOES
 
 from .browsing import LiveServer, off_screen, page_width, screenshot, serving, sized_page, table_with_limits
-from .measuring import WELL_SET, display_road_faults, display_roads, empty_share, text_faults
+from .measuring import WALL_ROADS_JS, WELL_SET, display_road_faults, display_roads, empty_share, text_faults
 
 SHOES = tuple(HARD_SHOES)
 MOST_EMPTY = 0.2  # of the screen
@@ -66,17 +66,6 @@ def test_the_table_page_of_each_hard_shoe_runs_off_no_screen(server: LiveServer,
             page.goto(f"{server.url}/tables/{shoe}/")
             page.wait_for_selector("#connection.connection-live", state="attached")
             assert page_width(page) <= page.viewport_size["width"], shoe
-
-
-# Each wall card's roads: the columns its viewBox leaves out on the left of the first mark
-# the card drew, and the note it shows ("" when hidden).
-WALL_ROADS_JS = """() => [...document.querySelectorAll('#lobby-grid .table-card svg.road')].map(svg => {
-    const xs = [...svg.querySelectorAll('g path')].flatMap(p => (p.getAttribute('d').match(/-?[\\d.]+/g) || [])
-        .filter((_, i) => i % 2 == 0).map(x => Math.floor(+x / 20)));
-    return {table: svg.closest('.table-card').dataset.table, road: svg.id,
-            left: xs.length ? svg.viewBox.baseVal.x / 20 - Math.min(...xs) : 0,
-            note: svg.parentElement.dataset.earlier || ''};
-})"""
 
 
 @pytest.mark.parametrize("size", ["tv", "tv-portrait"])

@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from .browsing import LiveServer, page_width, screenshot, serving, sized_page, table_with_limits
-from .measuring import WELL_SET, text_faults
+from .measuring import WELL_SET, text_faults, wall_roads_unsaid
 
 NAMES = [
     "Baccarat Royale", "Carousel", "Dragon Phoenix", "Golden Lotus Salon", "Imperial 8", "Jade Garden",
@@ -20,16 +20,6 @@ NAMES = [
     *(f"Baccarat {n}" for n in range(13, 25)),
 ]  # fmt: skip
 COUNTS = (1, 6, 12, 13, 24)
-
-# Each card's roads: the columns its view leaves out left of the first mark the card drew,
-# and whether a note says so.
-UNSAID_JS = """() => [...document.querySelectorAll('#lobby-grid .table-card:not([hidden]) svg.road')].filter(svg => {
-    const xs = [...svg.querySelectorAll('g path')].flatMap(p => (p.getAttribute('d').match(/-?[\\d.]+/g) || [])
-        .filter((_, i) => i % 2 == 0).map(x => Math.floor(+x / 20)));
-    const left = xs.length ? Math.round(svg.viewBox.baseVal.x / 20 - Math.min(...xs)) : 0;
-    const note = svg.parentElement.dataset.earlier || '';
-    return (left > 0) !== note.includes(String(left));
-}).map(svg => svg.closest('.table-card').dataset.table + ' ' + svg.id)"""
 
 
 @pytest.fixture(scope="module")
@@ -55,4 +45,4 @@ def test_walls_of_1_6_12_13_and_24_tables_cut_no_text_and_say_what_their_roads_l
                 screenshot(page, f"wall-{count}-{size}", full_page=False)
                 assert text_faults(page, "#lobby-grid") == WELL_SET, f"{count} tables, {size}"
                 assert page_width(page) <= page.viewport_size["width"]
-                assert page.evaluate(UNSAID_JS) == [], f"{count} tables, {size}"
+                assert wall_roads_unsaid(page) == [], f"{count} tables, {size}"
